@@ -1,0 +1,2 @@
+// AdminPanel — filled by its issue.
+import Foundation

@@ -1,0 +1,2 @@
+// HTMLTemplates — filled by its issue.
+import Foundation

@@ -1,0 +1,2 @@
+// HTTPServer — filled by its issue.
+import Foundation

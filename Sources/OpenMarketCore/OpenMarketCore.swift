@@ -1,0 +1,2 @@
+// OpenMarketCore — filled by its issue.
+import Foundation

@@ -1,0 +1,2 @@
+// OpenMarketSandbox — filled by its issue.
+import Foundation

@@ -1,0 +1,1 @@
+print("openmarket-admin: not built yet")

@@ -1,0 +1,1 @@
+print("openmarket-sandbox: not built yet")

@@ -1,0 +1,1 @@
+print("server-benchmark: not built yet")

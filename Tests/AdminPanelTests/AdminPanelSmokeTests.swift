@@ -1,0 +1,4 @@
+import Testing
+@testable import AdminPanel
+
+@Test func AdminPanelModuleLoads() { #expect(Bool(true)) }

@@ -1,0 +1,4 @@
+import Testing
+@testable import HTMLTemplates
+
+@Test func HTMLTemplatesModuleLoads() { #expect(Bool(true)) }

@@ -1,0 +1,4 @@
+import Testing
+@testable import OpenMarketCore
+
+@Test func OpenMarketCoreModuleLoads() { #expect(Bool(true)) }

@@ -1,0 +1,4 @@
+import Testing
+@testable import OpenMarketSandbox
+
+@Test func OpenMarketSandboxModuleLoads() { #expect(Bool(true)) }
