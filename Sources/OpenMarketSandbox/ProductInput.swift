@@ -1,3 +1,4 @@
+import OpenMarketCore
 import Foundation
 
 /// Reads and checks the fields of register (`params`) and edit (PATCH body) requests.

@@ -1,3 +1,4 @@
+import OpenMarketCore
 /// The JSON bodies of the API in one dialect: key order, key casing and date format exactly as
 /// the real servers wrote them (see shared/fixtures), compact.
 struct ProductJSON: Sendable {
