@@ -26,15 +26,16 @@ struct MediaDirectory: Sendable {
         return root.appendingPathComponent(name).path
     }
 
-    /// Writes `bytes` durably under a fresh name ending in `fileExtension`; returns the name.
-    func store(_ bytes: [UInt8], fileExtension: String) throws -> String {
+    /// Writes `bytes` under a fresh name ending in `fileExtension`; returns the name.
+    /// `durable: false` skips the fsyncs, for callers that sync everything at once (`syncEverything`).
+    func store(_ bytes: [UInt8], fileExtension: String, durable: Bool = true) throws -> String {
         let name = RandomToken.hex(byteCount: 16) + "." + fileExtension
         let temporary = root.appendingPathComponent(Self.temporaryPrefix + name).path
         let final = root.appendingPathComponent(name).path
         do {
-            try writeSynced(bytes, to: temporary)
+            try writeFile(bytes, to: temporary, sync: durable)
             guard rename(temporary, final) == 0 else { throw POSIXFailure("rename", errno) }
-            try syncDirectory()
+            if durable { try syncDirectory() }
         } catch {
             unlink(temporary)
             unlink(final)
@@ -76,7 +77,13 @@ struct MediaDirectory: Sendable {
         }
     }
 
-    private func writeSynced(_ bytes: [UInt8], to path: String) throws {
+    /// Flushes every file written with `durable: false` (and the folder) to disk.
+    func syncEverything() throws {
+        sync()
+        try syncDirectory()
+    }
+
+    private func writeFile(_ bytes: [UInt8], to path: String, sync: Bool) throws {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw POSIXFailure("open", errno) }
         defer { close(descriptor) }
@@ -91,7 +98,7 @@ struct MediaDirectory: Sendable {
                 written += result
             }
         }
-        guard fsync(descriptor) == 0 else { throw POSIXFailure("fsync", errno) }
+        guard !sync || fsync(descriptor) == 0 else { throw POSIXFailure("fsync", errno) }
     }
 
     private func syncDirectory() throws {

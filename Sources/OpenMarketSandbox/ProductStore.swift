@@ -201,26 +201,40 @@ final class ProductStore: Sendable {
     func insert(_ draft: ProductDraft) async throws -> ProductRecord {
         try await writer.perform { connection in
             try connection.transaction {
-                let today = Day.today().description
-                try connection.run("""
-                    INSERT INTO products (vendor_id, name, name_fold, description, currency, price, discounted_price,
-                                          stock, created_day, issued_day, thumbnail_image_id, thumbnail_file)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)
-                    """, [.integer(draft.vendorID), .text(draft.name), .text(draft.name.lowercased()),
-                          .text(draft.description), .text(draft.currency), .real(draft.price),
-                          .real(draft.discountedPrice), .integer(draft.stock), .text(today), .text(today),
-                          .text(draft.imageFiles.first ?? "")])
-                let id = connection.lastInsertedRowID
-                for file in draft.imageFiles {
-                    try connection.run("INSERT INTO images (product_id, file_name, issued_day) VALUES (?, ?, ?)",
-                                       [.integer(id), .text(file), .text(today)])
-                }
+                let id = try Self.insertRows(draft, on: connection)
                 guard let stored = try Self.product(id: id, on: connection) else {
                     throw SQLiteError(code: 0, message: "inserted product vanished")
                 }
                 return stored
             }
         }
+    }
+
+    /// Inserts many products in one transaction (sample data at start-up, blocking).
+    func insertAllNow(_ drafts: [ProductDraft]) throws {
+        try writer.performNow { connection in
+            try connection.transaction {
+                for draft in drafts { _ = try Self.insertRows(draft, on: connection) }
+            }
+        }
+    }
+
+    private static func insertRows(_ draft: ProductDraft, on connection: SQLiteConnection) throws -> Int {
+        let today = Day.today().description
+        try connection.run("""
+            INSERT INTO products (vendor_id, name, name_fold, description, currency, price, discounted_price,
+                                  stock, created_day, issued_day, thumbnail_image_id, thumbnail_file)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)
+            """, [.integer(draft.vendorID), .text(draft.name), .text(draft.name.lowercased()),
+                  .text(draft.description), .text(draft.currency), .real(draft.price),
+                  .real(draft.discountedPrice), .integer(draft.stock), .text(today), .text(today),
+                  .text(draft.imageFiles.first ?? "")])
+        let id = connection.lastInsertedRowID
+        for file in draft.imageFiles {
+            try connection.run("INSERT INTO images (product_id, file_name, issued_day) VALUES (?, ?, ?)",
+                               [.integer(id), .text(file), .text(today)])
+        }
+        return id
     }
 
     /// Edits a product of `vendorID`: `change` sees the product as stored and returns its fields

@@ -44,19 +44,28 @@ enum SampleProducts {
     }
 
     /// Adds `count` samples when the store has no product yet; returns how many were added.
-    static func seed(_ count: Int, store: ProductStore, vendorID: Int) async throws -> Int {
+    /// All files are written, then synced once, then all rows commit in one transaction.
+    static func seed(_ count: Int, store: ProductStore, vendorID: Int) throws -> Int {
         guard count > 0, try store.isEmpty() else { return 0 }
-        // Oldest first, so that the list (newest first) starts with sample 1.
-        for index in (0..<count).reversed() {
-            var (draft, imageCount) = draft(index: index, vendorID: vendorID)
-            let images = (0..<imageCount).map { (bytes: image(index: index, imageIndex: $0), fileExtension: "png") }
-            draft.imageFiles = try await store.media.storeAll(images)
-            do {
-                _ = try await store.insert(draft)
-            } catch {
-                store.media.remove(draft.imageFiles)
-                throw error
+        var drafts: [ProductDraft] = []
+        var written: [String] = []
+        do {
+            // Oldest first, so that the list (newest first) starts with sample 1.
+            for index in (0..<count).reversed() {
+                var (draft, imageCount) = draft(index: index, vendorID: vendorID)
+                for imageIndex in 0..<imageCount {
+                    let name = try store.media.store(image(index: index, imageIndex: imageIndex),
+                                                     fileExtension: "png", durable: false)
+                    written.append(name)
+                    draft.imageFiles.append(name)
+                }
+                drafts.append(draft)
             }
+            try store.media.syncEverything()
+            try store.insertAllNow(drafts)
+        } catch {
+            store.media.remove(written)
+            throw error
         }
         return count
     }
