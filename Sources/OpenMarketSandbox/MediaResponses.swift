@@ -11,8 +11,7 @@ struct MediaResponses: Sendable {
 
     func response(name: String, request: HTTPRequest) -> HTTPResponse {
         guard let path = directory.path(of: name), let format = Self.format(ofFileNamed: name),
-              let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-              let size = attributes[.size] as? Int else {
+              FileManager.default.fileExists(atPath: path) else {
             return ErrorResponses.json(.notFound("no image named \(name)"))
         }
         let etag = "\"" + name.prefix { $0 != "." } + "\""
@@ -24,7 +23,7 @@ struct MediaResponses: Sendable {
             return HTTPResponse(status: 304, headers: headers)
         }
         headers.add("Content-Type", format.mimeType)
-        return HTTPResponse(status: 200, headers: headers, body: .file(path: path, size: size))
+        return HTTPResponse(status: 200, headers: headers, body: .file(path: path))
     }
 
     static func format(ofFileNamed name: String) -> ImageFormat? {

@@ -5,12 +5,18 @@ import OpenMarketCore
 extension SandboxAPI {
     /// `POST /api/products`: multipart with a `params` JSON part and 1–5 `images` parts.
     func register(_ request: HTTPRequest) async throws -> HTTPResponse {
+        try Self.checkDeclaredSize(request)
         let vendor = try await credentials.vendor(of: request)
         guard let contentType = request.headers["content-type"]?.lowercased(),
               contentType.hasPrefix("multipart/form-data") else {
             throw APIFailure.badRequest("body: must be multipart/form-data with a params part and images parts")
         }
         let form = try await request.multipartForm(limits: Self.multipartLimits)
+        // A chunked body has no declared size: measure what arrived.
+        let received = form.files.reduce(0) { $0 + $1.size } + form.fields.items.reduce(0) { $0 + $1.value.utf8.count }
+        guard received <= Self.maxBody else {
+            throw APIFailure.payloadTooLarge("the request body is over \(Self.maxBody) bytes")
+        }
         // Clients sent `params` as a plain field or as a part with its own Content-Type/filename.
         let paramsData: Data
         if let text = form.fields["params"] {
@@ -54,14 +60,14 @@ extension SandboxAPI {
     /// Large enough that the image rules (not the parser) refuse a big image, with its own message.
     static var multipartLimits: MultipartLimits {
         MultipartLimits(maxParts: 32, maxHeaderBytesPerPart: 16 * 1024, maxFieldBytes: 64 * 1024,
-                        maxFileBytes: maxRegisterBody, spoolThreshold: maxRegisterBody)
+                        maxFileBytes: routeBodyLimit, spoolThreshold: 1024 * 1024)
     }
 
     /// `PATCH /api/products/{id}`: JSON with `secret` and the fields to change.
     func edit(_ request: HTTPRequest) async throws -> HTTPResponse {
         let vendor = try await credentials.vendor(of: request)
         let id = try Self.productID(request, parameter: "id")
-        let body = try JSONValue.object(from: try await request.body.collect(), what: "body")
+        let body = try JSONValue.object(from: try await Self.collectBody(request), what: "body")
         try credentials.check(secret: try input.secret(in: body), of: vendor)
         let changes = try input.changes(from: body)
         let input = self.input
@@ -74,7 +80,7 @@ extension SandboxAPI {
     /// Reads `{"secret": "<vendor secret>"}` of the delete-step-one requests and checks it.
     private func vendorForDeletion(_ request: HTTPRequest) async throws -> VendorRecord {
         let vendor = try await credentials.vendor(of: request)
-        let body = try JSONValue.object(from: try await request.body.collect(), what: "body")
+        let body = try JSONValue.object(from: try await Self.collectBody(request), what: "body")
         try credentials.check(secret: try input.secret(in: body), of: vendor)
         return vendor
     }

@@ -12,8 +12,11 @@ struct SandboxAPI: Sendable {
 
     var credentials: Credentials { Credentials(store: store) }
 
-    /// The whole body of a register request may be this large; more is a 413.
-    static let maxRegisterBody = 8 * 1024 * 1024
+    /// A whole request body may be this large; more is a 413 in the API's JSON form.
+    static let maxBody = 8 * 1024 * 1024
+    /// The listener's own hard cap (refused before any handler, as plain text): declared sizes
+    /// between `maxBody` and this reach our handlers, which refuse them without reading them.
+    static let routeBodyLimit = 64 * 1024 * 1024
     static let defaultItemsPerPage = 20
     static let maxItemsPerPage = 100
 
@@ -22,15 +25,16 @@ struct SandboxAPI: Sendable {
         router.get("/healthChecker") { _ in HTTPResponse.text("\"OK\"") }
         router.get("/api/products") { try await list($0) }
         router.get("/api/products/{id}") { try await detail($0) }
-        router.post("/api/products", bodyLimit: Self.maxRegisterBody) { try await register($0) }
-        router.patch("/api/products/{id}") { try await edit($0) }
+        let limit = Self.routeBodyLimit
+        router.post("/api/products", bodyLimit: limit) { try await register($0) }
+        router.patch("/api/products/{id}", bodyLimit: limit) { try await edit($0) }
         switch dialect {
         case .v2a:
-            router.post("/api/products/{id}/secret") { try await issueProductSecret($0) }
-            router.delete("/api/products/{id}/{secret}") { try await deleteWithProductSecret($0) }
+            router.post("/api/products/{id}/secret", bodyLimit: limit) { try await issueProductSecret($0) }
+            router.delete("/api/products/{id}/{secret}", bodyLimit: limit) { try await deleteWithProductSecret($0) }
         case .v2b:
-            router.post("/api/products/{id}/archived") { try await archive($0) }
-            router.delete("/api/products/{token}") { try await deleteArchived($0) }
+            router.post("/api/products/{id}/archived", bodyLimit: limit) { try await archive($0) }
+            router.delete("/api/products/{token}", bodyLimit: limit) { try await deleteArchived($0) }
         }
         let media = MediaResponses(directory: store.media)
         router.get("/media/thumb/{name}") { media.response(name: $0.pathParameters["name"] ?? "", request: $0) }
@@ -56,6 +60,23 @@ struct SandboxAPI: Sendable {
         !host.isEmpty && host.utf8.count <= 255 && host.unicodeScalars.allSatisfy { scalar in
             scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || ".-:[]".unicodeScalars.contains(scalar))
         }
+    }
+
+    /// Refuses a body declared larger than `maxBody` before reading any of it.
+    static func checkDeclaredSize(_ request: HTTPRequest) throws(APIFailure) {
+        if let length = request.headers["content-length"].flatMap({ Int($0) }), length > maxBody {
+            throw .payloadTooLarge("the request body is \(length) bytes; at most \(maxBody) are accepted")
+        }
+    }
+
+    /// The whole body of a JSON request, at most `maxBody` bytes.
+    static func collectBody(_ request: HTTPRequest) async throws -> Data {
+        try checkDeclaredSize(request)
+        let body = try await request.body.collect()
+        guard body.count <= maxBody else {
+            throw APIFailure.payloadTooLarge("the request body is \(body.count) bytes; at most \(maxBody) are accepted")
+        }
+        return body
     }
 
     static func jsonResponse(_ text: String) -> HTTPResponse {

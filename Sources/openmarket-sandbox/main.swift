@@ -43,18 +43,16 @@ if demo.created {
 }
 
 // SIGINT/SIGTERM: stop accepting, let requests in flight finish, then exit.
-let stopRequests = AsyncStream<Int32> { continuation in
-    var sources: [DispatchSourceSignal] = []
-    for signalNumber in [SIGINT, SIGTERM] {
-        signal(signalNumber, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-        source.setEventHandler { continuation.yield(signalNumber) }
-        source.resume()
-        sources.append(source)
-    }
-    continuation.onTermination = { _ in sources.forEach { $0.cancel() } }
+let (stopRequests, stopContinuation) = AsyncStream<Int32>.makeStream()
+let signalSources = [SIGINT, SIGTERM].map { signalNumber -> any DispatchSourceSignal in
+    signal(signalNumber, SIG_IGN)
+    let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+    source.setEventHandler { stopContinuation.yield(signalNumber) }
+    source.resume()
+    return source
 }
 for await _ in stopRequests { break }
 print("Stopping…")
 await sandbox.shutdown()
+withExtendedLifetime(signalSources) {}
 exit(0)
