@@ -9,6 +9,8 @@ struct SandboxAPI: Sendable {
     let input: ProductInput
     /// "http://host:port" as configured; known only after the listener started.
     let baseURL: LockedValue<String>
+    /// List pages and details until the next write (the panel reads the same page again and again).
+    let cache = ResponseCache()
 
     var credentials: Credentials { Credentials(store: store) }
 
@@ -25,8 +27,8 @@ struct SandboxAPI: Sendable {
         // Each handler's refusals become the API's JSON error (the router would make them text).
         let json = ErrorResponses.catching
         router.get("/healthChecker") { _ in HTTPResponse.text("\"OK\"") }
-        router.get("/api/products", json { try await list($0) })
-        router.get("/api/products/{id}", json { try await detail($0) })
+        router.get("/api/products", json { request in try await cached(request) { try await list($0) } })
+        router.get("/api/products/{id}", json { request in try await cached(request) { try await detail($0) } })
         let limit = Self.routeBodyLimit
         router.post("/api/products", bodyLimit: limit, json { try await register($0) })
         router.patch("/api/products/{id}", bodyLimit: limit, json { try await edit($0) })
@@ -86,6 +88,17 @@ struct SandboxAPI: Sendable {
     }
 
     // MARK: Reading
+
+    /// Answers from the cache when nothing was written since the same request was answered.
+    /// The key holds the Host header because image URLs are built from it.
+    func cached(_ request: HTTPRequest, _ answer: HTTPHandler) async throws -> HTTPResponse {
+        let key = (request.headers["host"] ?? "") + " " + request.target
+        let generation = store.generation
+        if let hit = cache.response(for: key, generation: generation) { return hit }
+        let response = try await answer(request)
+        cache.store(response, for: key, generation: generation)
+        return response
+    }
 
     func list(_ request: HTTPRequest) async throws -> HTTPResponse {
         let pageNo = try Self.positiveInteger(request.query["page_no"], name: "page_no") ?? 1
