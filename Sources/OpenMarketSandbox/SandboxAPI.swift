@@ -44,7 +44,8 @@ struct SandboxAPI: Sendable {
         router.get("/media/thumb/{name}") { media.response(name: $0.pathParameters["name"] ?? "", request: $0) }
         router.get("/media/{name}") { media.response(name: $0.pathParameters["name"] ?? "", request: $0) }
         router.notFoundHandler = { request in
-            ErrorResponses.json(APIFailure.notFound("no such endpoint: \(request.method) \(request.path)"))
+            // The path is not repeated: a misplaced secret may sit in it.
+            ErrorResponses.json(APIFailure.notFound("no such endpoint for \(request.method)"))
         }
         router.use(ErrorResponses.middleware)
         return router
@@ -130,7 +131,8 @@ struct SandboxAPI: Sendable {
     /// The numeric id of a product path; anything else names no product (404).
     static func productID(_ request: HTTPRequest, parameter: String) throws(APIFailure) -> Int {
         let text = request.pathParameters[parameter] ?? ""
-        guard let id = Int(text), id >= 1 else { throw .notFound("product \(text) does not exist") }
+        // Not echoed when it is no number: it may be a misplaced secret or token.
+        guard let id = Int(text), id >= 1 else { throw .notFound("no product has this id") }
         return id
     }
 }

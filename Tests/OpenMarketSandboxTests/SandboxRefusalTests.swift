@@ -217,6 +217,13 @@ import Testing
     @Test func unknownEndpointsAndMethodsAnswerJSON() async throws {
         try await withSandbox { harness in
             try await expectRefusal(harness, status: 404) { try await harness.get("/api/nothing") }
+            // A secret in the wrong place of a path is never echoed back (checked by expectRefusal).
+            try await expectRefusal(harness, status: 404, message: "no product has this id") {
+                try await harness.get("/api/products/\(harness.secret)")
+            }
+            try await expectRefusal(harness, status: 404, message: "no such endpoint for DELETE") {
+                try await harness.send("DELETE", "/api/nothing/\(harness.secret)", json: nil)
+            }
             try await expectRefusal(harness, status: 405) {
                 try await harness.send("PUT", "/api/products", json: "{}")
             }
