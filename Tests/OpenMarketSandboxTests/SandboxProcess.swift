@@ -7,6 +7,8 @@ import Glibc
 final class SandboxProcess {
     let process = Process()
     let port: Int
+    /// What it printed up to its URL line (the last line of its start-up).
+    let startupOutput: String
     private let output = Pipe()
 
     struct Failure: Error, CustomStringConvertible { var description: String }
@@ -53,6 +55,22 @@ final class SandboxProcess {
             }
         }
         port = found ?? 0
+        startupOutput = printed
+    }
+
+    /// Runs the executable to its end with `arguments`; returns its exit status and output.
+    static func runToEnd(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
+        let process = Process()
+        process.executableURL = try executable()
+        process.arguments = arguments
+        let output = Pipe(), error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        let printed = output.fileHandleForReading.readDataToEndOfFile()
+        let complained = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: printed, as: UTF8.self), String(decoding: complained, as: UTF8.self))
     }
 
     /// SIGKILL: no chance to flush, close or finish anything.
