@@ -1,18 +1,20 @@
 // A release-mode benchmark server: a 16 KiB static file and a small dynamic page.
-// Usage: server-benchmark [--port N] [--loops N]. Prints "listening on PORT"; stops on SIGINT/SIGTERM.
+// Usage: server-benchmark [--port N] [--loops N] [--handlers-on-loops]. Prints "listening on PORT"; stops on SIGINT/SIGTERM.
 import Dispatch
 import Foundation
 import HTTPServer
 
 var port = 8088
-var loops = 1
+var loops = ServerConfiguration.defaultEventLoopCount
+var handlersOnLoops = false
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
     switch argument {
     case "--port": port = Int(arguments.next() ?? "") ?? port
     case "--loops": loops = Int(arguments.next() ?? "") ?? loops
+    case "--handlers-on-loops": handlersOnLoops = true
     default:
-        FileHandle.standardError.write(Data("usage: server-benchmark [--port N] [--loops N]\n".utf8))
+        FileHandle.standardError.write(Data("usage: server-benchmark [--port N] [--loops N] [--handlers-on-loops]\n".utf8))
         exit(2)
     }
 }
@@ -42,9 +44,16 @@ router.get("/dynamic") { request in
     return .html(html)
 }
 
-let server = HTTPServer(configuration: ServerConfiguration(port: port, accessLog: nil, eventLoopCount: loops),
+let server = HTTPServer(configuration: ServerConfiguration(port: port, accessLog: nil, eventLoopCount: loops,
+                                                           runHandlersOnEventLoops: handlersOnLoops),
                         router: router)
-let boundPort = try server.start()
+let boundPort: Int
+do {
+    boundPort = try server.start()
+} catch {
+    FileHandle.standardError.write(Data("server-benchmark: \(error)\n".utf8))
+    exit(1)
+}
 FileHandle.standardOutput.write(Data("listening on \(boundPort)\n".utf8))
 
 signal(SIGINT, SIG_IGN)

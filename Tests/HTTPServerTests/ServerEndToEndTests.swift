@@ -3,9 +3,10 @@ import Testing
 @testable import HTTPServer
 
 /// Starts a server on an ephemeral loopback port for one test.
-func withServer(_ router: Router, limits: ServerLimits = ServerLimits(),
+func withServer(_ router: Router, limits: ServerLimits = ServerLimits(), handlersOnLoops: Bool = false,
                 _ body: (HTTPServer, Int) async throws -> Void) async throws {
-    let server = HTTPServer(configuration: ServerConfiguration(port: 0, limits: limits, accessLog: nil), router: router)
+    let server = HTTPServer(configuration: ServerConfiguration(port: 0, limits: limits, accessLog: nil,
+                                                               runHandlersOnEventLoops: handlersOnLoops), router: router)
     let port = try server.start()
     do { try await body(server, port) } catch {
         await server.shutdown(deadline: .seconds(1))
@@ -74,6 +75,29 @@ func echoRouter() -> Router {
             #expect(response.status == 413)
             #expect(response.header("Connection") == "close")
             #expect(await client.readsEOF())
+        }
+    }
+
+    /// Handlers as tasks on the connection's event loop: bodies, pipelining and a handler that
+    /// awaits another event loop (the HTTP client) all still work.
+    @Test func handlersRunningOnTheEventLoop() async throws {
+        try await withServer(clientRouter()) { _, upstreamPort in
+            var router = echoRouter()
+            let client = HTTPClient()
+            router.get("/proxy") { _ in
+                let upstream = try await client.send(method: "GET", url: URL(string: "http://127.0.0.1:\(upstreamPort)/json")!,
+                                                     headers: [], body: nil, timeout: .seconds(10))
+                return .json(upstream.body)
+            }
+            try await withServer(router, handlersOnLoops: true) { _, port in
+                let raw = try await RawClient.connect(port: port)
+                try await raw.send("GET /proxy HTTP/1.1\r\nHost: x\r\n\r\n"
+                    + "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n"
+                    + "GET /hello/z HTTP/1.1\r\nHost: x\r\n\r\n")
+                #expect(try await raw.readResponse().text == "{\"ok\":true}")
+                #expect(try await raw.readResponse().text == "abc")
+                #expect(try await raw.readResponse().text == "hello z")
+            }
         }
     }
 

@@ -247,9 +247,14 @@ final class Connection: EventLoopClient, @unchecked Sendable {
         let request = HTTPRequest(method: head.method, target: head.target, path: target.path, query: query,
                                   queryItems: target.queryItems, version: head.version, headers: head.headers,
                                   remoteAddress: remoteAddress, body: body)
-        Task.detached { [self] in
+        let work: @Sendable () async -> Void = { [self] in
             let response = await router.respond(to: request, match: match)
             loop.execute { [self] in respond(response, to: exchange) }
+        }
+        if context.handlersOnEventLoop {
+            Task(executorPreference: loop, operation: work)
+        } else {
+            Task.detached(operation: work)
         }
     }
 
