@@ -92,6 +92,26 @@ func slowRouter() -> Router {
         }
     }
 
+    @Test func halfClosedClientStillGetsItsAnswers() async throws {
+        try await withServer(slowRouter()) { server, port in
+            let client = try await RawClient.connect(port: port)
+            try await client.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\nGET /hello/b HTTP/1.1\r\nHost: x\r\n\r\n")
+            client.shutdownWrite()
+            #expect(try await client.readResponse().text == "slow done")
+            let last = try await client.readResponse()
+            #expect(last.text == "hello b" && last.header("Connection") == "close")
+            #expect(await client.readsEOF())
+
+            // Half-closing while the server drains an unread body: answered, then closed.
+            let drained = try await RawClient.connect(port: port)
+            try await drained.send("POST /ignore HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nabc")
+            #expect(try await drained.readResponse().text == "ignored")
+            drained.shutdownWrite()
+            #expect(await drained.readsEOF())
+            #expect(await eventually { server.openConnections == 0 })
+        }
+    }
+
     @Test func malformedRequestGets400AndClose() async throws {
         try await withServer(echoRouter()) { _, port in
             let client = try await RawClient.connect(port: port)
@@ -141,7 +161,7 @@ func slowRouter() -> Router {
     @Test func clientThatStopsReadingHitsTheWriteDeadline() async throws {
         // A sparse 256 MiB file: far more than socket buffers hold, without using memory or disk.
         let path = NSTemporaryDirectory() + "/write-deadline-\(UUID().uuidString)"
-        FileManager.default.createFile(atPath: path, contents: nil)
+        #expect(FileManager.default.createFile(atPath: path, contents: nil))
         defer { unlink(path) }
         #expect(truncate(path, 256 << 20) == 0)
         var router = Router()
