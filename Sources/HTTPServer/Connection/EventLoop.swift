@@ -122,8 +122,10 @@ final class EventLoop: @unchecked Sendable {
     }
 
     private static func mask(readable: Bool, writable: Bool) -> UInt32 {
-        var mask = EPOLLRDHUP.rawValue
-        if readable { mask |= EPOLLIN.rawValue }
+        // EPOLLRDHUP only with read interest: it stays raised after a half-close, and a level-
+        // triggered event nobody wants would spin the loop. EPOLLHUP and EPOLLERR always come.
+        var mask: UInt32 = 0
+        if readable { mask |= EPOLLIN.rawValue | EPOLLRDHUP.rawValue }
         if writable { mask |= EPOLLOUT.rawValue }
         return mask
     }
