@@ -44,6 +44,25 @@ router.get("/dynamic") { request in
     return .html(html)
 }
 
+// A W2-like route without templates: fetch a 20-item JSON page from this same server through
+// the pooled HTTPClient (upstream round trip on loopback), then answer with it.
+var products = "{\"pageNo\":1,\"itemsPerPage\":20,\"pages\":["
+for i in 1...20 {
+    products += (i > 1 ? "," : "") + "{\"id\":\(i),\"name\":\"Product \(i)\",\"price\":\(i * 1000),\"currency\":\"KRW\","
+        + "\"thumbnail\":\"https://example.com/images/\(i).png\",\"description\":\"\(String(repeating: "d", count: 200))\"}"
+}
+products += "]}"
+let productsJSON = Data(products.utf8)
+router.get("/upstream/products") { _ in .json(productsJSON) }
+let client = HTTPClient()
+let upstreamPort = Locked(0)
+router.get("/proxy") { _ in
+    let port = upstreamPort.value
+    let upstream = try await client.send(method: "GET", url: URL(string: "http://127.0.0.1:\(port)/upstream/products")!,
+                                         headers: [("Accept", "application/json")], body: nil, timeout: .seconds(10))
+    return .json(upstream.body, status: upstream.status)
+}
+
 let server = HTTPServer(configuration: ServerConfiguration(port: port, accessLog: nil, eventLoopCount: loops,
                                                            runHandlersOnEventLoops: handlersOnLoops),
                         router: router)
@@ -54,6 +73,7 @@ do {
     FileHandle.standardError.write(Data("server-benchmark: \(error)\n".utf8))
     exit(1)
 }
+upstreamPort.value = boundPort
 FileHandle.standardOutput.write(Data("listening on \(boundPort)\n".utf8))
 
 signal(SIGINT, SIG_IGN)
@@ -69,3 +89,14 @@ for await _ in stopRequests { break }
 signalSources.forEach { $0.cancel() }
 await server.shutdown(deadline: .seconds(2))
 try? FileManager.default.removeItem(at: root)
+
+/// The port, set once the server is bound and read by handlers.
+final class Locked<Value: Sendable>: @unchecked Sendable {
+    private var stored: Value
+    private let lock = NSLock()
+    init(_ value: Value) { stored = value }
+    var value: Value {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+}
