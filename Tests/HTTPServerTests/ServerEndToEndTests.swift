@@ -114,3 +114,60 @@ func echoRouter() -> Router {
         }
     }
 }
+
+@Suite(.serialized) struct UploadEndToEndTests {
+    /// A 4 MiB body to a handler that starts reading late: the server stops reading at its
+    /// high-water mark, resumes as the handler catches up, and every byte arrives in order.
+    @Test func slowReaderGetsTheWholeBodyThroughBackPressure() async throws {
+        var router = Router()
+        router.post("/upload", bodyLimit: 16 << 20) { request in
+            try await Task.sleep(for: .milliseconds(200))
+            var count = 0
+            var checksum: UInt64 = 0
+            for try await piece in request.body.chunks() {
+                for byte in piece { checksum = checksum &* 31 &+ UInt64(byte) }
+                count += piece.count
+            }
+            return .text("\(count) \(checksum)")
+        }
+        let payload = (0..<(4 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 9) }
+        var expected: UInt64 = 0
+        for byte in payload { expected = expected &* 31 &+ UInt64(byte) }
+        try await withServer(router) { _, port in
+            let client = try await RawClient.connect(port: port)
+            try await client.send("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: \(payload.count)\r\n\r\n")
+            try await client.send(payload)
+            #expect(try await client.readResponse().text == "\(payload.count) \(expected)")
+        }
+    }
+
+    @Test func multipartUploadOverTheWireIsSpooledAndCleanedUp() async throws {
+        let spooled = Locked<[String]>([])
+        var router = Router()
+        router.post("/products", bodyLimit: 16 << 20) { request in
+            let form = try await request.multipartForm(limits: MultipartLimits(spoolThreshold: 64 * 1024))
+            var sizes: [String] = []
+            for file in form.files {
+                if case .spooled(let path) = file.storage { spooled.withLock { $0.append(path) } }
+                sizes.append("\(file.filename)=\(try file.data().count)")
+            }
+            return .text("\(form.fields["name"] ?? "-") \(sizes.joined(separator: ","))")
+        }
+        var b = MultipartBuilder()
+        b.field("name", "Tea")
+        b.file("images", filename: "big.jpg", type: "image/jpeg", [UInt8](repeating: 0xFF, count: 3 << 20))
+        b.file("images", filename: "small.png", type: "image/png", [1, 2, 3])
+        b.file("images", filename: "", [])
+        b.close()
+        try await withServer(router) { _, port in
+            let client = try await RawClient.connect(port: port)
+            try await client.send("POST /products HTTP/1.1\r\nHost: x\r\nContent-Type: \(b.contentType)\r\nContent-Length: \(b.body.count)\r\n\r\n")
+            try await client.send(b.body)
+            let response = try await client.readResponse()
+            #expect(response.text == "Tea big.jpg=\(3 << 20),small.png=3")
+        }
+        let paths = spooled.withLock { $0 }
+        #expect(paths.count == 1)
+        #expect(paths.allSatisfy { !FileManager.default.fileExists(atPath: $0) })
+    }
+}
