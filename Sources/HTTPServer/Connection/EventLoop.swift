@@ -1,6 +1,13 @@
 import CEpoll
 import Foundation
 
+/// Identifies, per thread, the event loop running on it.
+private let currentLoopKey: pthread_key_t = {
+    var key = pthread_key_t()
+    pthread_key_create(&key, nil)
+    return key
+}()
+
 /// Something the event loop notifies about readiness. Called on the loop thread only.
 protocol EventLoopClient: AnyObject {
     func handleEvent(readable: Bool, writable: Bool, hangUp: Bool)
@@ -33,7 +40,6 @@ final class EventLoop: @unchecked Sendable {
     /// Work and task jobs enqueued from the loop thread itself: no lock, no wake-up needed.
     private var localWork: [() -> Void] = []
     private var localJobs: [UnownedJob] = []
-    private var loopThread: pthread_t?
 
     private var thread: Thread?
     private let finished = DispatchSemaphore(value: 0)
@@ -68,9 +74,9 @@ final class EventLoop: @unchecked Sendable {
         thread.start()
     }
 
+    /// True on this loop's own thread (a thread-specific value set when the loop starts).
     var inLoopThread: Bool {
-        guard let loopThread else { return false }
-        return pthread_equal(loopThread, pthread_self()) != 0
+        pthread_getspecific(currentLoopKey) == Unmanaged.passUnretained(self).toOpaque()
     }
 
     /// Runs `work` on the loop thread soon (never inline). Safe from any thread.
@@ -131,7 +137,7 @@ final class EventLoop: @unchecked Sendable {
     }
 
     private func run() {
-        loopThread = pthread_self()
+        pthread_setspecific(currentLoopKey, Unmanaged.passUnretained(self).toOpaque())
         var events = [epoll_event](repeating: epoll_event(), count: 256)
         let timeoutMS = Int32(tickInterval / 1_000_000)
         while running {
