@@ -22,7 +22,9 @@ protocol EventLoopClient: AnyObject {
 final class EventLoop: @unchecked Sendable {
     private let epollFD: Int32
     private let wakeFD: Int32
-    private let pending = Locked<[@Sendable () -> Void]>([])
+    /// Work from other threads; `ended` is set when the loop has stopped, after which late work
+    /// is refused (dropped, or for task jobs sent to the global executor).
+    private let pending = Locked<(work: [@Sendable () -> Void], ended: Bool)>(([], false))
     private let wakePending = Locked(false)
 
     // Loop-thread state.
@@ -41,7 +43,6 @@ final class EventLoop: @unchecked Sendable {
     private var localWork: [() -> Void] = []
     private var localJobs: [UnownedJob] = []
 
-    private var thread: Thread?
     private let finished = DispatchSemaphore(value: 0)
 
     init(tickInterval: Duration) throws {
@@ -67,10 +68,10 @@ final class EventLoop: @unchecked Sendable {
     }
 
     func start(name: String) {
+        // The thread keeps the loop alive until `run` returns; nothing keeps the thread.
         let thread = Thread { [self] in run() }
         thread.name = name
         thread.stackSize = 1 << 20
-        self.thread = thread
         thread.start()
     }
 
@@ -85,7 +86,17 @@ final class EventLoop: @unchecked Sendable {
             localWork.append(work)
             return
         }
-        pending.withLock { $0.append(work) }
+        _ = submit(work)
+    }
+
+    /// Queues work from another thread; false when the loop has ended.
+    private func submit(_ work: @escaping @Sendable () -> Void) -> Bool {
+        let accepted = pending.withLock { p -> Bool in
+            if p.ended { return false }
+            p.work.append(work)
+            return true
+        }
+        guard accepted else { return false }
         let needsWake = wakePending.withLock { flag -> Bool in
             defer { flag = true }
             return !flag
@@ -94,12 +105,13 @@ final class EventLoop: @unchecked Sendable {
             var one: UInt64 = 1
             _ = Glibc.write(wakeFD, &one, 8)
         }
+        return true
     }
 
     /// Stops the loop after the current iteration and waits for its thread to end.
     func stop() {
-        execute { [self] in running = false }
-        finished.wait()
+        precondition(!inLoopThread, "an event loop cannot wait for itself to stop")
+        if submit({ [self] in running = false }) { finished.wait() }
     }
 
     // MARK: loop thread only
@@ -166,6 +178,17 @@ final class EventLoop: @unchecked Sendable {
         }
         runPending()
         runLocal()
+        let late = pending.withLock { p -> [@Sendable () -> Void] in
+            p.ended = true
+            defer { p.work = [] }
+            return p.work
+        }
+        for item in late { item() }
+        runLocal()
+        // Tasks still waiting to run here must not be lost with the loop.
+        for job in localJobs { globalConcurrentExecutor.enqueue(ExecutorJob(job)) }
+        localJobs = []
+        localWork = []
         clients.removeAll()
         tickHandlers.removeAll()
         finished.signal()
@@ -195,9 +218,9 @@ final class EventLoop: @unchecked Sendable {
         var drained: UInt64 = 0
         _ = Glibc.read(wakeFD, &drained, 8)
         wakePending.withLock { $0 = false }
-        let work = pending.withLock { queue -> [@Sendable () -> Void] in
-            defer { queue.removeAll(keepingCapacity: true) }
-            return queue
+        let work = pending.withLock { p -> [@Sendable () -> Void] in
+            defer { p.work.removeAll(keepingCapacity: true) }
+            return p.work
         }
         for item in work { item() }
     }
@@ -210,8 +233,9 @@ extension EventLoop: TaskExecutor {
         let job = UnownedJob(job)
         if inLoopThread {
             localJobs.append(job)
-        } else {
-            execute { [self] in localJobs.append(job) }
+        } else if !submit({ [self] in localJobs.append(job) }) {
+            // The loop is gone (server shut down): let the task finish elsewhere.
+            globalConcurrentExecutor.enqueue(ExecutorJob(job))
         }
     }
 }
