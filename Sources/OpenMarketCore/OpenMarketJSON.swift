@@ -10,13 +10,27 @@ public enum OpenMarketJSON {
         try decode(ProductDetail.self, from: data)
     }
 
-    /// Writes a model in a dialect's key casing and date format (keys sorted, so output is stable).
-    public static func encode<T: Encodable>(_ value: T, dialect: Dialect) -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.userInfo[.openMarketDialect] = dialect
-        // The models only hold strings, numbers, bools and finite money; encoding cannot fail.
-        return (try? encoder.encode(value)) ?? Data()
+    // MARK: Writing, as the live servers did
+
+    /// A list page in the dialect's live shape: its key spelling and order, its date format, and
+    /// money as the Java server wrote it (`50000.0`, `6.0E7`). For the sandbox and for tests.
+    public static func encode(_ page: ProductListPage, dialect: Dialect) -> Data {
+        LiveJSON.listPage(page, dialect).data
+    }
+
+    /// A product detail in the dialect's live shape (see `encode(_:dialect:)` for a page).
+    public static func encode(_ detail: ProductDetail, dialect: Dialect) -> Data {
+        LiveJSON.detail(detail, dialect).data
+    }
+
+    /// The API's error body `{"code":<status>,"message":"…"}`.
+    public static func encodeError(status: Int, message: String) -> Data {
+        LiveJSON.object([("code", .integer(status)), ("message", .string(message))]).data
+    }
+
+    /// Money as the Java server wrote it: `50000.0`, `12.5`, `6.0E7`.
+    public static func formatMoney(_ value: Double) -> String {
+        LiveJSON.javaDouble(value)
     }
 
     static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(OpenMarketError) -> T {

@@ -154,27 +154,4 @@ import Testing
         #expect(failure != nil)
         if body != "[1, 2]" { #expect(failure?.path == "") }
     }
-
-    @Test func modelsRoundTripThroughEitherDialect() throws {
-        for name in ["v2a-list-page.json", "v2b-list-page.json"] {
-            let page = try OpenMarketJSON.decodeListPage(try FixtureFiles.data(name))
-            for dialect in Dialect.allCases {
-                #expect(try OpenMarketJSON.decodeListPage(OpenMarketJSON.encode(page, dialect: dialect)).pages.map(\.id)
-                        == page.pages.map(\.id))
-            }
-        }
-        for name in ["v2a-product-detail.json", "v2b-product-detail.json"] {
-            let detail = try OpenMarketJSON.decodeDetail(try FixtureFiles.data(name))
-            let again = try OpenMarketJSON.decodeDetail(OpenMarketJSON.encode(detail, dialect: name.hasPrefix("v2a") ? .v2a : .v2b))
-            #expect(again == detail)
-        }
-    }
-
-    @Test func encodingUsesTheDialectsSpelling() throws {
-        let page = try OpenMarketJSON.decodeListPage(try FixtureFiles.data("v2b-list-page.json"))
-        let v2a = String(decoding: OpenMarketJSON.encode(page, dialect: .v2a), as: UTF8.self)
-        let v2b = String(decoding: OpenMarketJSON.encode(page, dialect: .v2b), as: UTF8.self)
-        #expect(v2a.contains(#""page_no":1"#) && !v2a.contains("vendorName") && v2a.contains("2023-03-23T00:00:00.00"))
-        #expect(v2b.contains(#""pageNo":1"#) && v2b.contains(#""vendorName":"kyo12""#) && !v2b.contains("00:00:00.00"))
-    }
 }
