@@ -101,7 +101,12 @@ public struct OpenMarketClient: Sendable {
         guard !Self.isBlank(response.body) else {
             throw .undecodable(path: "", reason: "the answer was empty")
         }
-        return try OpenMarketJSON.decodeDetail(response.body)
+        do {
+            return try OpenMarketJSON.decodeDetail(response.body)
+        } catch {
+            // A reason may quote a value of the answer; an answer could echo a credential.
+            throw ErrorMapping(credentials: credentials).redacted(error)
+        }
     }
 
     /// Sends and accepts only a 2xx answer; anything else becomes its typed error.

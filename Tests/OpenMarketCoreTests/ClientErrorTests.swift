@@ -147,6 +147,17 @@ import FoundationNetworking
         }
     }
 
+    @Test func aCredentialQuotedInAnUndecodableAnswerIsRedacted() async {
+        let (client, _) = TestVendor.client(.v2a, [.json(String(decoding: EdgeCaseDecodingTests.detail(
+            #", "vendors": {"id": 1, "name": "v", "created_at": "\#(TestVendor.secret)"}"#), as: UTF8.self))])
+        do {
+            _ = try await client.update(id: 9, changes: ProductChanges(stock: 1))
+            Issue.record("expected an error")
+        } catch {
+            #expect(error == .undecodable(path: "vendors.created_at", reason: "not a date: \"•••\""))
+        }
+    }
+
     @Test func theV2aProductSecretIsRedactedFromTheSecondStep() async {
         let (client, _) = TestVendor.client(.v2a, [.text("prod-secret-9"), .text("bad secret prod-secret-9", status: 400)])
         do {
