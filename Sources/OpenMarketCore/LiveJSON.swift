@@ -13,55 +13,73 @@ enum LiveJSON {
     case null
 
     var data: Data {
-        var out = ""
+        var out: [UInt8] = []
+        out.reserveCapacity(1024)
         write(to: &out)
-        return Data(out.utf8)
+        return Data(out)
     }
 
-    private func write(to out: inout String) {
+    // Written byte by byte into one buffer: the sandbox writes a page per list request.
+    private func write(to out: inout [UInt8]) {
         switch self {
         case .object(let members):
-            out += "{"
+            out.append(UInt8(ascii: "{"))
             for (index, (key, value)) in members.enumerated() {
-                if index > 0 { out += "," }
+                if index > 0 { out.append(UInt8(ascii: ",")) }
                 Self.writeString(key, to: &out)
-                out += ":"
+                out.append(UInt8(ascii: ":"))
                 value.write(to: &out)
             }
-            out += "}"
+            out.append(UInt8(ascii: "}"))
         case .array(let values):
-            out += "["
+            out.append(UInt8(ascii: "["))
             for (index, value) in values.enumerated() {
-                if index > 0 { out += "," }
+                if index > 0 { out.append(UInt8(ascii: ",")) }
                 value.write(to: &out)
             }
-            out += "]"
+            out.append(UInt8(ascii: "]"))
         case .string(let text): Self.writeString(text, to: &out)
-        case .integer(let value): out += String(value)
-        case .money(let value): out += Self.javaDouble(value)
-        case .bool(let value): out += value ? "true" : "false"
-        case .null: out += "null"
+        case .integer(let value): out.append(contentsOf: String(value).utf8)
+        case .money(let value): out.append(contentsOf: Self.javaDouble(value).utf8)
+        case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
+        case .null: out.append(contentsOf: "null".utf8)
         }
     }
 
-    private static func writeString(_ text: String, to out: inout String) {
-        out += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{08}": out += "\\b"
-            case "\u{0C}": out += "\\f"
-            case "\u{00}"..."\u{1F}", "\u{2028}", "\u{2029}":
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
+    /// A JSON string: `"` and `\` and control characters escaped, U+2028/U+2029 escaped (they
+    /// end lines in JavaScript), everything else (`/`, Korean, emoji) as UTF-8.
+    private static func writeString(_ text: String, to out: inout [UInt8]) {
+        let hexDigits = Array("0123456789abcdef".utf8)
+        out.append(UInt8(ascii: "\""))
+        var bytes = text.utf8.makeIterator()
+        var pending: UInt8? = nil
+        while let byte = pending ?? bytes.next() {
+            pending = nil
+            switch byte {
+            case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
+            case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
+            case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+            case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+            case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+            case 0x08: out.append(contentsOf: [0x5C, UInt8(ascii: "b")])
+            case 0x0C: out.append(contentsOf: [0x5C, UInt8(ascii: "f")])
+            case 0x00...0x1F:
+                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]])
+            case 0xE2:
+                // U+2028 / U+2029 are E2 80 A8 / E2 80 A9.
+                guard let second = bytes.next() else { out.append(byte); break }
+                guard second == 0x80, let third = bytes.next() else { out.append(byte); pending = second; break }
+                if third == 0xA8 || third == 0xA9 {
+                    out.append(contentsOf: "\\u202".utf8)
+                    out.append(third == 0xA8 ? UInt8(ascii: "8") : UInt8(ascii: "9"))
+                } else {
+                    out.append(contentsOf: [byte, second])
+                    pending = third
+                }
+            default: out.append(byte)
             }
         }
-        out += "\""
+        out.append(UInt8(ascii: "\""))
     }
 
     /// Java's `Double.toString`: plain decimal with at least one fraction digit for
@@ -72,6 +90,8 @@ enum LiveJSON {
         guard value.isFinite else { return "null" }
         if value == 0 { return value.sign == .minus ? "-0.0" : "0.0" }
         let magnitude = abs(value)
+        // The common case (whole amounts under ten million) without digit juggling.
+        if magnitude < 1e7, value.rounded() == value { return String(Int(value)) + ".0" }
         let sign = value < 0 ? "-" : ""
         let (digits, exponent) = shortestDigits(magnitude)   // value = 0.d1d2d3… × 10^exponent
         if magnitude >= 1e-3 && magnitude < 1e7 {

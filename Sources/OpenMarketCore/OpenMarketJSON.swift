@@ -139,11 +139,21 @@ public enum OpenMarketJSON {
         let days = total >= 0 ? total / 86_400 : (total - 86_399) / 86_400
         let secondsOfDay = total - days * 86_400
         let (year, month, day) = civilFromDays(days)
-        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        let yearText = String(repeating: "0", count: max(0, 4 - String(year).count)) + String(year)
-        let text = "\(yearText)-\(two(month))-\(two(day))T\(two(secondsOfDay / 3600)):"
-            + "\(two(secondsOfDay / 60 % 60)):\(two(secondsOfDay % 60))"
-        return dialect == .v2a ? text + ".00" : text
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(22)
+        func digits(_ value: Int, _ width: Int) {
+            var text = Array(String(value).utf8)
+            if text.count < width { text.insert(contentsOf: repeatElement(UInt8(ascii: "0"), count: width - text.count), at: 0) }
+            bytes.append(contentsOf: text)
+        }
+        digits(year, 4)
+        bytes.append(UInt8(ascii: "-")); digits(month, 2)
+        bytes.append(UInt8(ascii: "-")); digits(day, 2)
+        bytes.append(UInt8(ascii: "T")); digits(secondsOfDay / 3600, 2)
+        bytes.append(UInt8(ascii: ":")); digits(secondsOfDay / 60 % 60, 2)
+        bytes.append(UInt8(ascii: ":")); digits(secondsOfDay % 60, 2)
+        if dialect == .v2a { bytes.append(contentsOf: ".00".utf8) }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     private static func daysInMonth(_ month: Int, _ year: Int) -> Int {

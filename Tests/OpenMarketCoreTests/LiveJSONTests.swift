@@ -55,13 +55,21 @@ import Testing
         (50_000.0, "50000.0"), (6.0e7, "6.0E7"), (1.2345e7, "1.2345E7"), (9_999_999.0, "9999999.0"), (1.0e7, "1.0E7"),
         (12.5, "12.5"), (0.001, "0.001"), (0.0001, "1.0E-4"), (123_123.0, "123123.0"), (0.1 + 0.2, "0.30000000000000004"),
         (1.0e21, "1.0E21"), (-3.5, "-3.5"), (0.0, "0.0"), (-6.0e7, "-6.0E7"), (1.0, "1.0"), (100.25, "100.25"),
-        (123_456_789.5, "1.234567895E8"), (Double.nan, "null"), (Double.infinity, "null"),
+        (123_456_789.5, "1.234567895E8"), (-0.0, "-0.0"), (9_999_999.5, "9999999.5"), (0.5, "0.5"), (Double.nan, "null"), (Double.infinity, "null"),
     ])
     func moneyIsWrittenLikeJavasDoubleToString(value: Double, expected: String) {
         #expect(OpenMarketJSON.formatMoney(value) == expected)
         if value.isFinite {
             #expect(Double(expected) == value)
         }
+    }
+
+    @Test func lineSeparatorsAreEscapedOtherMultibyteCharactersAreNot() throws {
+        let message = "a\u{2028}b\u{2029}c…€\u{2027}😗\u{E2}"
+        let body = OpenMarketJSON.encodeError(status: 500, message: message)
+        #expect(String(decoding: body, as: UTF8.self) == #"{"code":500,"message":"a\u2028b\u2029c…€\#u{2027}😗\#u{E2}"}"#)
+        let object = try JSONSerialization.jsonObject(with: body) as? [String: Any]
+        #expect(object?["message"] as? String == message)
     }
 
     @Test func stringsAreEscapedAndStayValidJSON() throws {
