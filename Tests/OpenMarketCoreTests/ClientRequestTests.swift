@@ -213,3 +213,20 @@ import Testing
         #expect(await stub.requests.first?.timeout == 2.5)
     }
 }
+
+/// One client value is shared by every request handler of the panel.
+@Suite struct ClientConcurrencyTests {
+    @Test func manyConcurrentCallsThroughOneClient() async throws {
+        let detail = try FixtureFiles.data("v2a-product-detail.json")
+        let (client, stub) = TestVendor.client(.v2a, Array(repeating: .json(detail), count: 64))
+        let ids = try await withThrowingTaskGroup(of: Int.self) { group in
+            for id in 1...64 {
+                group.addTask { _ = try await client.product(id: id); return id }
+            }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(ids.sorted() == Array(1...64))
+        let paths = await stub.requests.map(\.url.path)
+        #expect(Set(paths) == Set((1...64).map { "/api/products/\($0)" }))
+    }
+}
