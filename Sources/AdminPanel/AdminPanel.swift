@@ -1,2 +1,0 @@
-// AdminPanel — filled by its issue.
-import Foundation
