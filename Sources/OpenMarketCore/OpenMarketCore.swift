@@ -1,2 +1,0 @@
-// OpenMarketCore — filled by its issue.
-import Foundation

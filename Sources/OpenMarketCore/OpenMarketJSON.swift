@@ -1,0 +1,164 @@
+import Foundation
+
+/// Reading (and writing) the API's JSON in either dialect.
+public enum OpenMarketJSON {
+    public static func decodeListPage(_ data: Data) throws(OpenMarketError) -> ProductListPage {
+        try decode(ProductListPage.self, from: data)
+    }
+
+    public static func decodeDetail(_ data: Data) throws(OpenMarketError) -> ProductDetail {
+        try decode(ProductDetail.self, from: data)
+    }
+
+    /// Writes a model in a dialect's key casing and date format (keys sorted, so output is stable).
+    public static func encode<T: Encodable>(_ value: T, dialect: Dialect) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.userInfo[.openMarketDialect] = dialect
+        // The models only hold strings, numbers, bools and finite money; encoding cannot fail.
+        return (try? encoder.encode(value)) ?? Data()
+    }
+
+    static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(OpenMarketError) -> T {
+        do {
+            return try JSONDecoder().decode(type, from: data)
+        } catch let error as DecodingError {
+            throw undecodable(error)
+        } catch {
+            throw .undecodable(path: "", reason: "the answer is not valid JSON")
+        }
+    }
+
+    /// Turns a `DecodingError` into `.undecodable` naming the key path, e.g. `pages[3].price`.
+    static func undecodable(_ error: DecodingError) -> OpenMarketError {
+        switch error {
+        case .keyNotFound(let key, let context):
+            return .undecodable(path: keyPath(context.codingPath + [key]), reason: "missing")
+        case .valueNotFound(_, let context):
+            return .undecodable(path: keyPath(context.codingPath), reason: "null where a value is required")
+        case .typeMismatch(let type, let context):
+            return .undecodable(path: keyPath(context.codingPath), reason: "expected \(typeName(type))")
+        case .dataCorrupted(let context):
+            if context.codingPath.isEmpty {
+                return .undecodable(path: "", reason: "the answer is not valid JSON")
+            }
+            return .undecodable(path: keyPath(context.codingPath), reason: context.debugDescription)
+        @unknown default:
+            return .undecodable(path: "", reason: "unreadable answer")
+        }
+    }
+
+    static func keyPath(_ path: [any CodingKey]) -> String {
+        var text = ""
+        for key in path {
+            if let index = key.intValue {
+                text += "[\(index)]"
+            } else {
+                if !text.isEmpty { text += "." }
+                text += key.stringValue
+            }
+        }
+        return text
+    }
+
+    private static func typeName(_ type: Any.Type) -> String {
+        switch type {
+        case is Int.Type, is Double.Type: "a number"
+        case is String.Type: "a string"
+        case is Bool.Type: "true or false"
+        case is Currency.Type: "KRW or USD"
+        default:
+            String(describing: type).hasPrefix("Array") ? "a list" : "an object"
+        }
+    }
+
+    // MARK: Dates
+
+    /// Parses `2022-01-04T00:00:00.00` (v2a), `2022-11-16T00:00:00` (v2b), any fraction length,
+    /// an optional trailing `Z`, or a bare `2022-11-16`. Always UTC. Invalid calendar dates → nil.
+    public static func parseDate(_ text: String) -> Date? {
+        let b = Array(text.utf8)
+        func number(_ range: Range<Int>) -> Int? {
+            guard range.upperBound <= b.count else { return nil }
+            var value = 0
+            for i in range {
+                guard b[i] >= 0x30, b[i] <= 0x39 else { return nil }
+                value = value * 10 + Int(b[i] - 0x30)
+            }
+            return value
+        }
+        let dash = UInt8(ascii: "-"), colon = UInt8(ascii: ":")
+        guard b.count >= 10, let year = number(0..<4), b[4] == dash, let month = number(5..<7),
+              b[7] == dash, let day = number(8..<10) else { return nil }
+        var hour = 0, minute = 0, second = 0, fraction = 0.0
+        var i = 10
+        if i < b.count {
+            guard b[i] == UInt8(ascii: "T") || b[i] == UInt8(ascii: " "),
+                  let h = number(11..<13), b.count > 16, b[13] == colon, let m = number(14..<16),
+                  b[16] == colon, let s = number(17..<19) else { return nil }
+            (hour, minute, second) = (h, m, s)
+            i = 19
+            if i < b.count, b[i] == UInt8(ascii: ".") {
+                i += 1
+                var scale = 0.1
+                let start = i
+                while i < b.count, b[i] >= 0x30, b[i] <= 0x39 {
+                    fraction += Double(b[i] - 0x30) * scale
+                    scale /= 10
+                    i += 1
+                }
+                guard i > start else { return nil }
+            }
+            if i < b.count, b[i] == UInt8(ascii: "Z") { i += 1 }
+        }
+        guard i == b.count, (1...12).contains(month), day >= 1, day <= daysInMonth(month, year),
+              hour < 24, minute < 60, second < 60 else { return nil }
+        let days = daysFromCivil(year: year, month: month, day: day)
+        let seconds = Double(days * 86_400 + hour * 3_600 + minute * 60 + second) + fraction
+        return Date(timeIntervalSince1970: seconds)
+    }
+
+    /// Writes a date the way the dialect's server did: v2a `2022-01-04T00:00:00.00`,
+    /// v2b `2022-11-16T00:00:00` (UTC, whole seconds).
+    public static func formatDate(_ date: Date, dialect: Dialect) -> String {
+        let total = Int(date.timeIntervalSince1970.rounded(.down))
+        let days = total >= 0 ? total / 86_400 : (total - 86_399) / 86_400
+        let secondsOfDay = total - days * 86_400
+        let (year, month, day) = civilFromDays(days)
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        let yearText = String(repeating: "0", count: max(0, 4 - String(year).count)) + String(year)
+        let text = "\(yearText)-\(two(month))-\(two(day))T\(two(secondsOfDay / 3600)):"
+            + "\(two(secondsOfDay / 60 % 60)):\(two(secondsOfDay % 60))"
+        return dialect == .v2a ? text + ".00" : text
+    }
+
+    private static func daysInMonth(_ month: Int, _ year: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    // Howard Hinnant's days-from-civil algorithms (proleptic Gregorian calendar, 1970-01-01 = day 0).
+    private static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    private static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}

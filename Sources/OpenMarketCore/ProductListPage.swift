@@ -1,0 +1,72 @@
+import Foundation
+
+/// A page of products. v2a spells the page keys in snake_case, v2b in camelCase.
+public struct ProductListPage: Sendable, Equatable, Codable {
+    public var pageNo: Int
+    public var itemsPerPage: Int
+    public var totalCount: Int
+    /// `(pageNo - 1) * itemsPerPage`.
+    public var offset: Int
+    /// The end index `pageNo * itemsPerPage`, not the page size.
+    public var limit: Int
+    public var lastPage: Int
+    public var hasNext: Bool
+    public var hasPrev: Bool
+    public var pages: [ProductListItem]
+
+    public init(pageNo: Int, itemsPerPage: Int, totalCount: Int, offset: Int, limit: Int, lastPage: Int,
+                hasNext: Bool, hasPrev: Bool, pages: [ProductListItem]) {
+        self.pageNo = pageNo
+        self.itemsPerPage = itemsPerPage
+        self.totalCount = totalCount
+        self.offset = offset
+        self.limit = limit
+        self.lastPage = lastPage
+        self.hasNext = hasNext
+        self.hasPrev = hasPrev
+        self.pages = pages
+    }
+
+    /// What a 204 answer (a page past the end, or an empty result) means: no items. The API does
+    /// not tell the real total then, so `totalCount` and `lastPage` are 0.
+    public static func empty(pageNo: Int, itemsPerPage: Int) -> ProductListPage {
+        ProductListPage(pageNo: pageNo, itemsPerPage: itemsPerPage, totalCount: 0,
+                        offset: max(0, (pageNo - 1) * itemsPerPage), limit: max(0, pageNo * itemsPerPage),
+                        lastPage: 0, hasNext: false, hasPrev: pageNo > 1, pages: [])
+    }
+
+    private static let snakeKeys = ["page_no", "items_per_page", "total_count", "last_page", "has_next", "has_prev"]
+    private static let camelKeys = ["pageNo", "itemsPerPage", "totalCount", "lastPage", "hasNext", "hasPrev"]
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: JSONKey.self)
+        // Decide the dialect's spelling once, so a missing key is reported in the spelling
+        // the answer actually uses.
+        let camel = !c.contains("page_no") && (c.contains("pageNo") || c.contains("totalCount"))
+        let (preferred, other) = camel ? (Self.camelKeys, Self.snakeKeys) : (Self.snakeKeys, Self.camelKeys)
+        func names(_ i: Int) -> [String] { [preferred[i], other[i]] }
+        pageNo = try c.decodeInt(names(0))
+        itemsPerPage = try c.decodeInt(names(1))
+        totalCount = try c.decodeInt(names(2))
+        offset = try c.decodeInt("offset")
+        limit = try c.decodeInt("limit")
+        lastPage = try c.decodeInt(names(3))
+        hasNext = try c.decode(Bool.self, names(4))
+        hasPrev = try c.decode(Bool.self, names(5))
+        pages = try c.decode([ProductListItem].self, "pages")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        let keys = encoder.openMarketDialect == .v2b ? Self.camelKeys : Self.snakeKeys
+        var c = encoder.container(keyedBy: JSONKey.self)
+        try c.encode(pageNo, forKey: JSONKey(keys[0]))
+        try c.encode(itemsPerPage, forKey: JSONKey(keys[1]))
+        try c.encode(totalCount, forKey: JSONKey(keys[2]))
+        try c.encode(offset, forKey: "offset")
+        try c.encode(limit, forKey: "limit")
+        try c.encode(lastPage, forKey: JSONKey(keys[3]))
+        try c.encode(hasNext, forKey: JSONKey(keys[4]))
+        try c.encode(hasPrev, forKey: JSONKey(keys[5]))
+        try c.encode(pages, forKey: "pages")
+    }
+}

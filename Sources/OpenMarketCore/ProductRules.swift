@@ -1,0 +1,110 @@
+import Foundation
+
+/// The camp's product rules (see the API notes), as numbers the panel can show in hints and HTML
+/// constraints, and as checks that name the broken field with a message a seller understands.
+/// Lengths count characters as a reader sees them (Swift `Character`s), so "커피" is 2.
+public enum ProductRules {
+    public static let nameLength = 3...100
+    public static let descriptionLength = 10...1000
+    public static let imageCount = 1...5
+    /// 300 KB, read as 300 × 1024 bytes.
+    public static let maxImageBytes = 307_200
+
+    public static func nameIssues(_ name: String) -> [FieldIssue] {
+        textIssues(name, field: "name", what: "name", allowed: nameLength)
+    }
+
+    public static func descriptionIssues(_ description: String) -> [FieldIssue] {
+        textIssues(description, field: "description", what: "description", allowed: descriptionLength)
+    }
+
+    public static func priceIssues(_ price: Double) -> [FieldIssue] {
+        guard price.isFinite else { return [FieldIssue(field: "price", message: "Enter the price as a number.")] }
+        guard price > 0 else { return [FieldIssue(field: "price", message: "The price must be more than 0.")] }
+        return []
+    }
+
+    /// Checks a discount on its own; `discountedPrice ≤ price` is checked by `discountIssues(_:price:)`.
+    public static func discountIssues(_ discountedPrice: Double) -> [FieldIssue] {
+        guard discountedPrice.isFinite else {
+            return [FieldIssue(field: "discounted_price", message: "Enter the discount as a number.")]
+        }
+        guard discountedPrice >= 0 else {
+            return [FieldIssue(field: "discounted_price", message: "The discount cannot be negative.")]
+        }
+        return []
+    }
+
+    /// The discount alone, then against a price (skipped when the price itself is broken).
+    public static func discountIssues(_ discountedPrice: Double, price: Double) -> [FieldIssue] {
+        let own = discountIssues(discountedPrice)
+        guard own.isEmpty, priceIssues(price).isEmpty, discountedPrice > price else { return own }
+        return [FieldIssue(field: "discounted_price",
+                           message: "The discount cannot be more than the price (\(formatNumber(price))).")]
+    }
+
+    public static func stockIssues(_ stock: Int) -> [FieldIssue] {
+        stock >= 0 ? [] : [FieldIssue(field: "stock", message: "The stock cannot be negative.")]
+    }
+
+    /// For form input: the currency must be one the API knows.
+    public static func currencyIssues(_ text: String) -> [FieldIssue] {
+        Currency(rawValue: text) == nil
+            ? [FieldIssue(field: "currency", message: "Choose a currency: KRW or USD.")] : []
+    }
+
+    /// The count first, then one issue per bad file (type decided by the first bytes only).
+    public static func imageIssues(_ images: [ImageUpload]) -> [FieldIssue] {
+        var issues: [FieldIssue] = []
+        if images.count < imageCount.lowerBound {
+            issues.append(FieldIssue(field: "images", message: "Add at least one image."))
+        } else if images.count > imageCount.upperBound {
+            issues.append(FieldIssue(field: "images",
+                message: "Add at most \(imageCount.upperBound) images (\(images.count) were chosen)."))
+        }
+        for image in images {
+            let name = "“\(displayName(image.filename))”"
+            if ImageFormat.detect(image.data) == nil {
+                issues.append(FieldIssue(field: "images",
+                    message: "\(name) is not a JPEG, PNG, GIF or WebP image."))
+            }
+            if image.data.count > maxImageBytes {
+                let kilobytes = (image.data.count + 1023) / 1024
+                issues.append(FieldIssue(field: "images",
+                    message: "\(name) is \(kilobytes) KB; each image can be at most \(maxImageBytes / 1024) KB."))
+            }
+        }
+        return issues
+    }
+
+    // MARK: helpers
+
+    private static func textIssues(_ text: String, field: String, what: String,
+                                   allowed: ClosedRange<Int>) -> [FieldIssue] {
+        if text.allSatisfy(\.isWhitespace) {
+            return [FieldIssue(field: field, message: "Enter a \(what) (\(allowed.lowerBound)–\(allowed.upperBound) characters).")]
+        }
+        let count = text.count
+        if count < allowed.lowerBound {
+            return [FieldIssue(field: field,
+                message: "The \(what) must be at least \(allowed.lowerBound) characters (it has \(count)).")]
+        }
+        if count > allowed.upperBound {
+            return [FieldIssue(field: field,
+                message: "The \(what) can be at most \(allowed.upperBound) characters (it has \(count)).")]
+        }
+        return []
+    }
+
+    /// A filename shortened for a message; the panel escapes it when it renders.
+    private static func displayName(_ filename: String) -> String {
+        let name = filename.isEmpty ? "unnamed file" : filename
+        return name.count > 60 ? String(name.prefix(57)) + "…" : name
+    }
+
+    /// `5000` for whole amounts, `12.5` otherwise.
+    static func formatNumber(_ value: Double) -> String {
+        if value.rounded() == value, abs(value) < 1e15 { return String(Int(value)) }
+        return String(value)
+    }
+}
