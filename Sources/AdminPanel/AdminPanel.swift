@@ -17,13 +17,18 @@ public final class AdminPanel: Sendable {
                 throw PanelStartupError("the \(what) folder \(folder.path) does not exist")
             }
         }
-        app = try PanelApp(configuration: configuration, transport: transport ?? PooledTransport())
-        let log = configuration.accessLog
-        server = HTTPServer(
-            configuration: ServerConfiguration(host: configuration.host, port: configuration.port,
-                                               accessLog: log.map { write in { entry in write(entry.line) } },
-                                               eventLoopCount: configuration.eventLoopCount),
-            router: app.routes())
+        let upstream: any HTTPTransport
+        if let transport { upstream = transport } else { upstream = URLSessionTransport() }
+        app = try PanelApp(configuration: configuration, transport: upstream)
+        var serverConfiguration = ServerConfiguration(host: configuration.host, port: configuration.port)
+        serverConfiguration.eventLoopCount = max(1, configuration.eventLoopCount)
+        serverConfiguration.limits.defaultBodyLimit = 64 * 1024
+        if let write = configuration.accessLog {
+            serverConfiguration.accessLog = { entry in write(entry.line) }
+        } else {
+            serverConfiguration.accessLog = nil
+        }
+        server = HTTPServer(configuration: serverConfiguration, router: app.routes())
     }
 
     /// Binds and listens; answers the real port (useful with port 0).

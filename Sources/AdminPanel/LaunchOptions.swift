@@ -71,13 +71,13 @@ public struct LaunchOptions: Sendable, Equatable {
         var given: [String: String] = [:]
         var index = 0
         var options = LaunchOptions()
+        if arguments.contains("--help") || arguments.contains("-h") {
+            options.showHelp = true
+            return options
+        }
         while index < arguments.count {
             let argument = arguments[index]
             index += 1
-            if argument == "--help" || argument == "-h" {
-                options.showHelp = true
-                continue
-            }
             guard argument.hasPrefix("--") else { throw Problem(description: "unexpected argument '\(argument)' (see --help)") }
             var name = String(argument.dropFirst(2))
             var value: String?
@@ -97,7 +97,6 @@ public struct LaunchOptions: Sendable, Equatable {
             }
             given[name] = value
         }
-        if options.showHelp { return options }
         for (flag, env) in flags where given[flag] == nil {
             if let value = environment[env], !value.isEmpty { given[flag] = value }
         }

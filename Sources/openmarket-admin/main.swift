@@ -19,39 +19,17 @@ func say(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
 
-let options: LaunchOptions
-do {
-    options = try LaunchOptions.parse(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
-} catch {
-    fail(error.description, status: 2)
-}
-if options.showHelp {
-    say(LaunchOptions.usage)
-    exit(0)
-}
-
-// Templates/ and Public/: the flags, else the checkout around the binary or the working directory.
-let executablePath = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-let checkout = CheckoutLocator.checkoutRoot(executablePath: executablePath,
-                                            workingDirectory: FileManager.default.currentDirectoryPath)
-func folder(_ flag: String?, _ name: String) -> URL {
+/// `Public/` or `Templates/`: the flag, else the checkout found around the binary or the working directory.
+func folder(_ flag: String?, _ name: String, checkout: URL?) -> URL {
     if let flag { return URL(fileURLWithPath: flag) }
     guard let checkout else {
-        fail("cannot find the \(name)/ folder: start from the checkout or pass --\(name.lowercased()) DIR", status: 1)
+        fail("cannot find the \(name)/ folder: run from the checkout or pass --\(name.lowercased()) DIR", status: 1)
     }
     return checkout.appendingPathComponent(name, isDirectory: true)
 }
-let publicDirectory = folder(options.publicDirectory, "Public")
-let templatesDirectory = folder(options.templatesDirectory, "Templates")
 
-// The API: a remote one, or the embedded sandbox with the demo vendor (or the given vendor).
-var sandbox: Sandbox?
-let client: ClientConfiguration
-var vendorID = options.vendorID
-if let api = options.api, let identifier = options.identifier, let secret = options.secret {
-    client = ClientConfiguration(baseURL: api, dialect: options.dialect, identifier: identifier, secret: secret,
-                                 timeout: options.timeout)
-} else {
+/// The embedded sandbox with the demo vendor (or the one given by --identifier/--secret).
+func startSandbox(_ options: LaunchOptions) -> (Sandbox, ClientConfiguration, vendorID: Int?) {
     var configuration = SandboxConfiguration(dataDirectory: URL(fileURLWithPath: options.dataDirectory))
     configuration.host = LaunchOptions.isLoopback(options.host) ? "127.0.0.1" : options.host
     configuration.port = options.sandboxPort
@@ -60,66 +38,104 @@ if let api = options.api, let identifier = options.identifier, let secret = opti
     if let identifier = options.identifier, let secret = options.secret {
         configuration.vendors = [VendorSeed(name: "seller", identifier: identifier, secret: secret)]
     }
+    let sandbox: Sandbox
     do {
-        let started = try Sandbox(configuration: configuration)
-        _ = try started.start()
-        sandbox = started
+        sandbox = try Sandbox(configuration: configuration)
+        _ = try sandbox.start()
     } catch {
         fail("the embedded sandbox could not start: \(error)", status: 1)
     }
-    let demo = sandbox!.demoVendor
+    let demo = sandbox.demoVendor
+    say("Sandbox API:  \(sandbox.baseURL.absoluteString)  (data in \(options.dataDirectory))")
     if let identifier = options.identifier, let secret = options.secret {
-        client = ClientConfiguration(baseURL: sandbox!.baseURL, dialect: options.dialect, identifier: identifier,
-                                     secret: secret, timeout: options.timeout)
+        let client = ClientConfiguration(baseURL: sandbox.baseURL, dialect: options.dialect, identifier: identifier,
+                                         secret: secret, timeout: options.timeout)
+        return (sandbox, client, options.vendorID)
+    }
+    if demo.created {
+        say("Demo vendor \"\(demo.name)\" created. Its password, asked when you delete a product: \(demo.secret)")
     } else {
-        client = ClientConfiguration(baseURL: sandbox!.baseURL, dialect: options.dialect, identifier: demo.identifier,
+        say("Demo vendor \"\(demo.name)\": its password was printed on the first start (see \(options.dataDirectory)).")
+    }
+    let client = ClientConfiguration(baseURL: sandbox.baseURL, dialect: options.dialect, identifier: demo.identifier,
                                      secret: demo.secret, timeout: options.timeout)
-        vendorID = vendorID ?? demo.id
-    }
-    say("Sandbox API: \(sandbox!.baseURL.absoluteString)  (data in \(options.dataDirectory))")
-    if demo.created, options.identifier == nil {
-        say("Demo vendor \"\(demo.name)\" created. Its password (asked when you delete a product): \(demo.secret)")
-    }
+    return (sandbox, client, options.vendorID ?? demo.id)
+}
+
+let options: LaunchOptions
+do {
+    options = try LaunchOptions.parse(Array(CommandLine.arguments.dropFirst()),
+                                      environment: ProcessInfo.processInfo.environment)
+} catch {
+    fail(error.description, status: 2)
+}
+if options.showHelp {
+    say(LaunchOptions.usage)
+    exit(0)
+}
+
+let executablePath = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+let checkout = CheckoutLocator.checkoutRoot(executablePath: executablePath,
+                                            workingDirectory: FileManager.default.currentDirectoryPath)
+let publicDirectory = folder(options.publicDirectory, "Public", checkout: checkout)
+let templatesDirectory = folder(options.templatesDirectory, "Templates", checkout: checkout)
+
+let sandbox: Sandbox?
+let client: ClientConfiguration
+let vendorID: Int?
+if let api = options.api, let identifier = options.identifier, let secret = options.secret {
+    sandbox = nil
+    client = ClientConfiguration(baseURL: api, dialect: options.dialect, identifier: identifier, secret: secret,
+                                 timeout: options.timeout)
+    vendorID = options.vendorID
+} else {
+    let started = startSandbox(options)
+    sandbox = started.0
+    client = started.1
+    vendorID = started.vendorID
 }
 
 var configuration = PanelConfiguration(host: options.host, port: options.port, api: client, vendorID: vendorID,
                                        publicDirectory: publicDirectory, templatesDirectory: templatesDirectory)
-if !LaunchOptions.isLoopback(options.host) {
-    configuration.accessCode = options.accessCode ?? LaunchOptions.generatedAccessCode()
-} else {
-    configuration.accessCode = options.accessCode
-}
+// Listening beyond loopback turns on sign-in; a code is generated (and printed) when none is set.
+configuration.accessCode = options.accessCode
+    ?? (LaunchOptions.isLoopback(options.host) ? nil : LaunchOptions.generatedAccessCode())
 
 let panel: AdminPanel
 do {
     panel = try AdminPanel(configuration: configuration)
     let port = try panel.start()
     let shownHost = options.host.contains(":") ? "[\(options.host)]" : options.host
-    say("Admin panel: http://\(shownHost):\(port)/")
-    if configuration.accessCode != nil, options.accessCode == nil {
-        say("Access code (sign-in on the network): \(configuration.accessCode!)")
+    say("Admin panel:  http://\(shownHost):\(port)/")
+    if let code = configuration.accessCode, options.accessCode == nil {
+        say("Access code for signing in: \(code)")
     }
 } catch {
     fail("the panel could not start: \(error)", status: 1)
 }
 
-// Graceful shutdown: stop accepting, let requests finish, then exit.
+// Graceful shutdown on SIGINT/SIGTERM: stop accepting, let requests in flight finish, exit.
+// A second signal while stopping exits at once.
 signal(SIGINT, SIG_IGN)
 signal(SIGTERM, SIG_IGN)
-let stopping = ManagedAtomicFlag()
-var signalSources: [DispatchSourceSignal] = []
-for number in [SIGINT, SIGTERM] {
+let signalSources = [SIGINT, SIGTERM].map { number in
     let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
     source.setEventHandler {
-        guard stopping.setOnce() else { exit(1) }
-        say("Shutting down…")
-        Task {
-            await panel.shutdown()
-            await sandbox?.shutdown()
-            exit(0)
+        MainActor.assumeIsolated {
+            if ShutdownState.stopping { exit(1) }
+            ShutdownState.stopping = true
+            say("Shutting down…")
+            Task {
+                await panel.shutdown()
+                await sandbox?.shutdown()
+                exit(0)
+            }
         }
     }
     source.resume()
-    signalSources.append(source)
+    return source
 }
-dispatchMain()
+
+@MainActor enum ShutdownState { static var stopping = false }
+
+withExtendedLifetime(signalSources) { dispatchMain() }
