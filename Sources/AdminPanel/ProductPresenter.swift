@@ -14,7 +14,7 @@ struct ProductPresenter: Sendable {
 
     func vendorLabel(id: Int, name: String?, ownVendorID: Int?) -> String {
         if let name, !name.isEmpty { return name }
-        return id == ownVendorID ? "Your store (vendor \(id))" : "Vendor \(id)"
+        return id == ownVendorID ? "Your store" : "Vendor \(id)"
     }
 
     func stockText(_ stock: Int) -> String {
