@@ -13,9 +13,11 @@ let package = Package(
     targets: [
         // The system's SQLite, through a module map (a system library, not a package).
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
+        // epoll, eventfd, accept4 and sendfile for HTTPServer's event loop (Linux system headers).
+        .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
 
         .target(name: "OpenMarketCore"),
-        .target(name: "HTTPServer"),
+        .target(name: "HTTPServer", dependencies: ["CEpoll"]),
         .target(name: "HTMLTemplates"),
         .target(name: "OpenMarketSandbox", dependencies: ["HTTPServer", "OpenMarketCore", "CSQLite"]),
         .target(name: "AdminPanel", dependencies: ["HTTPServer", "HTMLTemplates", "OpenMarketCore"]),

@@ -1,2 +1,98 @@
-// HTTPServer — filled by its issue.
 import Foundation
+
+/// An HTTP/1.1 server on plain sockets.
+///
+/// `start()` binds and returns at once; connections are served by event-loop threads and each
+/// request's handler runs as a Swift task. `shutdown` stops accepting, lets requests in flight
+/// finish within a deadline, then closes everything.
+public final class HTTPServer: Sendable {
+    private struct Running {
+        var loops: [EventLoop]
+        var listener: Listener
+        var port: Int
+    }
+
+    private let configuration: ServerConfiguration
+    private let context: ServerContext
+    private let running = Locked<Running?>(nil)
+    private let stopped = Locked(false)
+
+    public init(configuration: ServerConfiguration = ServerConfiguration(), router: Router) {
+        self.configuration = configuration
+        self.context = ServerContext(router: router, limits: configuration.limits, accessLog: configuration.accessLog)
+    }
+
+    /// Binds, listens and starts serving. Returns the real port (useful with port 0).
+    @discardableResult
+    public func start() throws -> Int {
+        // sendfile has no MSG_NOSIGNAL: a peer that vanished mid-file must not kill the process.
+        signal(SIGPIPE, SIG_IGN)
+        return try running.withLock { running -> Int in
+            guard running == nil, !stopped.withLock({ $0 }) else { throw ServerError.alreadyStarted }
+            let (fd, port) = try Socket.listen(host: configuration.host, port: configuration.port)
+            let tick = min(configuration.limits.headerTimeout, configuration.limits.idleTimeout,
+                           configuration.limits.bodyTimeout, configuration.limits.writeTimeout) / 10
+            var loops: [EventLoop] = []
+            do {
+                for _ in 0..<configuration.eventLoopCount {
+                    loops.append(try EventLoop(tickInterval: min(tick, .milliseconds(250))))
+                }
+            } catch {
+                close(fd)
+                throw error
+            }
+            let listener = Listener(fd: fd, loop: loops[0], loops: loops, context: context)
+            let acceptLoop = loops[0]
+            context.connectionClosed.withLock { callback in
+                callback = { acceptLoop.execute { listener.resume() } }
+            }
+            for (i, loop) in loops.enumerated() { loop.start(name: "http-loop-\(i)") }
+            acceptLoop.execute { listener.start() }
+            running = Running(loops: loops, listener: listener, port: port)
+            return port
+        }
+    }
+
+    /// The bound port, or 0 before `start()`.
+    public var port: Int { running.withLock { $0?.port ?? 0 } }
+
+    /// Open connections right now (for tests and metrics).
+    public var openConnections: Int { context.openConnections }
+
+    /// Stops accepting, waits up to `deadline` for requests in flight, then closes every connection.
+    public func shutdown(deadline: Duration = .seconds(5)) async {
+        guard let current = running.withLock({ r -> Running? in defer { r = nil }; return r }) else { return }
+        stopped.withLock { $0 = true }
+        context.beginDraining()
+        current.loops[0].execute { current.listener.close() }
+        for loop in current.loops {
+            loop.execute { loop.closeIdleConnections() }
+        }
+        let clock = ContinuousClock()
+        let end = clock.now + deadline
+        while context.openConnections > 0 && clock.now < end {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        for loop in current.loops {
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                loop.execute {
+                    loop.forEachClient { ($0 as? Connection)?.close() }
+                }
+                DispatchQueue.global().async {
+                    loop.stop()
+                    done.resume()
+                }
+            }
+        }
+        context.connectionClosed.withLock { $0 = nil }
+    }
+}
+
+extension EventLoop {
+    /// Closes connections with no request in progress (when shutting down).
+    func closeIdleConnections() {
+        forEachClient { client in
+            if let connection = client as? Connection, !connection.isBusy { connection.close() }
+        }
+    }
+}

@@ -1,0 +1,163 @@
+import CEpoll
+import Foundation
+
+/// Something the event loop notifies about readiness. Called on the loop thread only.
+protocol EventLoopClient: AnyObject {
+    func handleEvent(readable: Bool, writable: Bool, hangUp: Bool)
+    /// Periodic deadline check; `now` is monotonic nanoseconds.
+    func tick(now: UInt64)
+}
+
+/// One thread waiting on epoll. Sockets are only touched on this thread; other threads
+/// (handler tasks) hand work over with `execute`, which wakes the loop through an eventfd.
+/// Handlers never run here, so a slow handler cannot stall other connections' I/O, and no
+/// socket ever blocks one of Swift concurrency's cooperative threads.
+final class EventLoop: @unchecked Sendable {
+    private let epollFD: Int32
+    private let wakeFD: Int32
+    private let pending = Locked<[@Sendable () -> Void]>([])
+    private let wakePending = Locked(false)
+
+    // Loop-thread state.
+    private var clients: [Int32: EventLoopClient] = [:]
+    private var running = true
+    private var tickHandlers: [() -> Void] = []
+    private var lastTick = DispatchTime.now().uptimeNanoseconds
+    /// How often `onTick` handlers run (deadline checks).
+    let tickInterval: UInt64
+    var dateCache = HTTPDateCache()
+    /// Shared receive buffer: data is copied out of it into the connection's parser, so idle
+    /// connections keep no buffer of their own.
+    let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+
+    private var thread: Thread?
+    private let finished = DispatchSemaphore(value: 0)
+
+    init(tickInterval: Duration) throws {
+        epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
+        guard epollFD >= 0 else { throw ServerError.eventLoop("epoll_create1: \(String(cString: strerror(errno)))") }
+        wakeFD = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
+        guard wakeFD >= 0 else {
+            close(epollFD)
+            throw ServerError.eventLoop("eventfd: \(String(cString: strerror(errno)))")
+        }
+        let nanos = tickInterval.components.seconds * 1_000_000_000 + tickInterval.components.attoseconds / 1_000_000_000
+        self.tickInterval = UInt64(max(5_000_000, nanos))
+        var event = epoll_event()
+        event.events = EPOLLIN.rawValue
+        event.data.fd = wakeFD
+        epoll_ctl(epollFD, EPOLL_CTL_ADD, wakeFD, &event)
+    }
+
+    deinit {
+        close(epollFD)
+        close(wakeFD)
+        readBuffer.deallocate()
+    }
+
+    func start(name: String) {
+        let thread = Thread { [self] in run() }
+        thread.name = name
+        thread.stackSize = 1 << 20
+        self.thread = thread
+        thread.start()
+    }
+
+    /// Runs `work` on the loop thread soon. Safe from any thread.
+    func execute(_ work: @escaping @Sendable () -> Void) {
+        pending.withLock { $0.append(work) }
+        let needsWake = wakePending.withLock { flag -> Bool in
+            defer { flag = true }
+            return !flag
+        }
+        if needsWake {
+            var one: UInt64 = 1
+            _ = Glibc.write(wakeFD, &one, 8)
+        }
+    }
+
+    /// Stops the loop after the current iteration and waits for its thread to end.
+    func stop() {
+        execute { [self] in running = false }
+        finished.wait()
+    }
+
+    // MARK: loop thread only
+
+    func onTick(_ handler: @escaping () -> Void) { tickHandlers.append(handler) }
+
+    func register(_ fd: Int32, _ client: EventLoopClient, readable: Bool, writable: Bool) {
+        clients[fd] = client
+        var event = epoll_event()
+        event.events = Self.mask(readable: readable, writable: writable)
+        event.data.fd = fd
+        epoll_ctl(epollFD, EPOLL_CTL_ADD, fd, &event)
+    }
+
+    func modify(_ fd: Int32, readable: Bool, writable: Bool) {
+        var event = epoll_event()
+        event.events = Self.mask(readable: readable, writable: writable)
+        event.data.fd = fd
+        epoll_ctl(epollFD, EPOLL_CTL_MOD, fd, &event)
+    }
+
+    /// Forgets `fd`; the caller closes it.
+    func unregister(_ fd: Int32) {
+        epoll_ctl(epollFD, EPOLL_CTL_DEL, fd, nil)
+        clients[fd] = nil
+    }
+
+    private static func mask(readable: Bool, writable: Bool) -> UInt32 {
+        var mask = EPOLLRDHUP.rawValue
+        if readable { mask |= EPOLLIN.rawValue }
+        if writable { mask |= EPOLLOUT.rawValue }
+        return mask
+    }
+
+    private func run() {
+        var events = [epoll_event](repeating: epoll_event(), count: 256)
+        let timeoutMS = Int32(tickInterval / 1_000_000)
+        while running {
+            let n = events.withUnsafeMutableBufferPointer { epoll_wait(epollFD, $0.baseAddress, Int32($0.count), timeoutMS) }
+            if n < 0 && errno != EINTR { break }
+            for i in 0..<max(0, Int(n)) {
+                let event = events[i]
+                let fd = event.data.fd
+                if fd == wakeFD { continue }
+                guard let client = clients[fd] else { continue }
+                let flags = event.events
+                client.handleEvent(
+                    readable: flags & (EPOLLIN.rawValue | EPOLLRDHUP.rawValue) != 0,
+                    writable: flags & EPOLLOUT.rawValue != 0,
+                    hangUp: flags & (EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0)
+            }
+            runPending()
+            let now = DispatchTime.now().uptimeNanoseconds
+            if now - lastTick >= tickInterval {
+                lastTick = now
+                for client in clients.values { client.tick(now: now) }
+                for handler in tickHandlers { handler() }
+            }
+        }
+        runPending()
+        clients.removeAll()
+        tickHandlers.removeAll()
+        finished.signal()
+    }
+
+    /// Runs `body` for every registered client (loop thread only).
+    func forEachClient(_ body: (EventLoopClient) -> Void) {
+        for client in clients.values { body(client) }
+    }
+
+    private func runPending() {
+        var drained: UInt64 = 0
+        _ = Glibc.read(wakeFD, &drained, 8)
+        wakePending.withLock { $0 = false }
+        let work = pending.withLock { queue -> [@Sendable () -> Void] in
+            defer { queue.removeAll(keepingCapacity: true) }
+            return queue
+        }
+        for item in work { item() }
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+/// What every connection of one server shares: routes, limits, the log and the open-connection
+/// count (across event loops).
+final class ServerContext: Sendable {
+    let router: Router
+    let limits: ServerLimits
+    let accessLog: (@Sendable (AccessLogEntry) -> Void)?
+    private let state = Locked((open: 0, draining: false))
+    /// Called (from any loop) when a connection closes, so a paused acceptor can resume.
+    let connectionClosed: Locked<(@Sendable () -> Void)?> = Locked(nil)
+
+    init(router: Router, limits: ServerLimits, accessLog: (@Sendable (AccessLogEntry) -> Void)?) {
+        self.router = router
+        self.limits = limits
+        self.accessLog = accessLog
+    }
+
+    var openConnections: Int { state.withLock { $0.open } }
+    var isDraining: Bool { state.withLock { $0.draining } }
+
+    func beginDraining() { state.withLock { $0.draining = true } }
+
+    /// Counts a new connection unless the limit is reached.
+    func admit() -> Bool {
+        state.withLock { s in
+            guard s.open < limits.maxConnections else { return false }
+            s.open += 1
+            return true
+        }
+    }
+
+    func release() {
+        state.withLock { $0.open -= 1 }
+        connectionClosed.withLock { $0 }?()
+    }
+}
+
+/// Monotonic nanoseconds, for deadlines.
+@inline(__always) func monotonicNanos() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+extension Duration {
+    var nanoseconds: UInt64 {
+        let c = components
+        return UInt64(max(0, c.seconds)) * 1_000_000_000 + UInt64(max(0, c.attoseconds) / 1_000_000_000)
+    }
+}

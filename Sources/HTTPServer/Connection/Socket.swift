@@ -1,0 +1,137 @@
+import CEpoll
+import Foundation
+
+/// Thin wrappers over the socket system calls the server needs; each turns errno into a result.
+enum Socket {
+    enum IOResult {
+        case done(Int)
+        case wouldBlock
+        case closed
+        case failed(Int32)
+    }
+
+    /// Reads once, retrying on EINTR.
+    static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> IOResult {
+        while true {
+            let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
+            if n > 0 { return .done(n) }
+            if n == 0 { return .closed }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN, EWOULDBLOCK: return .wouldBlock
+            default: return .failed(errno)
+            }
+        }
+    }
+
+    /// Writes once (a partial write is reported as such), retrying on EINTR. MSG_NOSIGNAL keeps a
+    /// vanished peer from raising SIGPIPE.
+    static func write(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> IOResult {
+        while true {
+            let n = send(fd, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL))
+            if n >= 0 { return .done(n) }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN, EWOULDBLOCK: return .wouldBlock
+            default: return .failed(errno)
+            }
+        }
+    }
+
+    /// Sends up to `count` bytes of `file` from `offset` without copying through user space.
+    static func sendFile(_ fd: Int32, file: Int32, offset: inout Int, count: Int) -> IOResult {
+        while true {
+            var off = off_t(offset)
+            let n = sendfile(fd, file, &off, count)
+            if n >= 0 { offset = Int(off); return .done(n) }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN, EWOULDBLOCK: return .wouldBlock
+            default: return .failed(errno)
+            }
+        }
+    }
+
+    static func setNoDelay(_ fd: Int32) {
+        var one: Int32 = 1
+        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+    }
+
+    /// A non-blocking listening socket bound to host:port. Returns the descriptor and real port.
+    static func listen(host: String, port: Int, backlog: Int32 = 4096) throws -> (fd: Int32, port: Int) {
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV
+        var info: UnsafeMutablePointer<addrinfo>?
+        let rc = getaddrinfo(host, String(port), &hints, &info)
+        guard rc == 0, let first = info else {
+            throw ServerError.bind("cannot resolve \(host): \(String(cString: gai_strerror(rc)))")
+        }
+        defer { freeaddrinfo(info) }
+        let fd = socket(first.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
+                        | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw ServerError.bind("socket: \(String(cString: strerror(errno)))") }
+        var one: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        guard bind(fd, first.pointee.ai_addr, first.pointee.ai_addrlen) == 0 else {
+            let message = String(cString: strerror(errno))
+            close(fd)
+            throw ServerError.bind("cannot bind \(host):\(port): \(message)")
+        }
+        guard Glibc.listen(fd, backlog) == 0 else {
+            let message = String(cString: strerror(errno))
+            close(fd)
+            throw ServerError.bind("listen: \(message)")
+        }
+        return (fd, localPort(fd))
+    }
+
+    static func localPort(_ fd: Int32) -> Int {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = getsockname(fd, $0, &length) }
+        }
+        return port(of: storage)
+    }
+
+    static func port(of storage: sockaddr_storage) -> Int {
+        var storage = storage
+        let family = Int32(storage.ss_family)
+        return withUnsafePointer(to: &storage) { p in
+            if family == AF_INET6 {
+                return p.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin6_port)) }
+            }
+            return p.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin_port)) }
+        }
+    }
+
+    /// "127.0.0.1" or "::1" for a peer address.
+    static func describe(_ storage: sockaddr_storage) -> String {
+        var storage = storage
+        var host = [CChar](repeating: 0, count: Int(NI_MAXHOST))
+        let rc = withUnsafePointer(to: &storage) { p in
+            p.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                getnameinfo($0, socklen_t(MemoryLayout<sockaddr_storage>.size), &host, socklen_t(host.count), nil, 0,
+                            NI_NUMERICHOST)
+            }
+        }
+        guard rc == 0 else { return "" }
+        return String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+public enum ServerError: Error, Sendable, CustomStringConvertible {
+    case bind(String)
+    case alreadyStarted
+    case eventLoop(String)
+
+    public var description: String {
+        switch self {
+        case .bind(let m): "Cannot start the server: \(m)"
+        case .alreadyStarted: "The server is already started"
+        case .eventLoop(let m): "Event loop failure: \(m)"
+        }
+    }
+}

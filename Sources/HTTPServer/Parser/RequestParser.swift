@@ -1,0 +1,400 @@
+/// A pure HTTP/1.1 request parser: feed it bytes, ask it for the next event.
+///
+/// It does no I/O and keeps no clock, so it can be tested byte by byte: feeding a request
+/// whole, one byte at a time or in random pieces yields the same events. It is strict on
+/// purpose (RFC 9112): bare CR or LF, obsolete line folding, ambiguous body framing and bad
+/// chunk framing are errors, because lenient parsers are how requests get smuggled.
+public struct RequestParser: Sendable {
+    public var limits: ParserLimits
+
+    private enum State: Sendable, Equatable {
+        case head
+        case fixed(remaining: Int)
+        case chunkSize
+        case chunkData(remaining: Int)
+        case chunkDataEnd
+        case trailers(bytes: Int)
+        case emitEnd
+        case failed(ParseError)
+    }
+
+    private var buffer: [UInt8] = []
+    /// Index of the first byte not yet consumed.
+    private var start = 0
+    private var state: State = .head
+
+    // Progress of the head scan, so bytes are looked at once however they are split.
+    private var scanIndex = 0
+    private var lineStart = 0
+    private var requestLineEnd: Int?
+    private var methodEnded = false
+    private var headerLines = 0
+
+    private var bodyLimit: Int
+    private var bodyReceived = 0
+
+    public init(limits: ParserLimits = ParserLimits()) {
+        self.limits = limits
+        self.bodyLimit = limits.bodyLimit
+    }
+
+    /// Bytes received and not yet consumed by an event.
+    public var bufferedByteCount: Int { buffer.count - start }
+
+    /// True between requests with nothing buffered: the connection is idle.
+    public var isIdle: Bool { state == .head && buffer.count == start }
+
+    /// True while a request head is partly received.
+    public var isReceivingHead: Bool { state == .head && buffer.count > start }
+
+    /// True once an error was returned; the connection must close.
+    public var hasFailed: Bool { if case .failed = state { true } else { false } }
+
+    /// Sets the body limit of the request whose head was just returned (routes differ).
+    public mutating func setBodyLimit(_ limit: Int) { bodyLimit = limit }
+
+    public mutating func feed(_ bytes: UnsafeRawBufferPointer) {
+        compact()
+        buffer.append(contentsOf: bytes)
+    }
+
+    public mutating func feed<Bytes: Collection<UInt8>>(_ bytes: Bytes) {
+        compact()
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// Drops the receive buffer's storage when it is empty, so idle connections stay small.
+    public mutating func releaseMemoryIfEmpty() {
+        guard start == buffer.count, buffer.capacity > 0 else { return }
+        buffer = []
+        rebase(by: start)
+    }
+
+    private mutating func compact() {
+        guard start > 0, start == buffer.count || start >= 16 * 1024 else { return }
+        let shift = start
+        buffer.removeFirst(shift)
+        rebase(by: shift)
+    }
+
+    private mutating func rebase(by shift: Int) {
+        start -= shift
+        scanIndex -= shift
+        lineStart -= shift
+        if let end = requestLineEnd { requestLineEnd = end - shift }
+    }
+
+    public mutating func next() -> ParserEvent {
+        while true {
+            switch state {
+            case .failed(let error):
+                return .error(error)
+            case .head:
+                return parseHead()
+            case .emitEnd:
+                state = .head
+                resetHeadScan()
+                return .end
+            case .fixed(let remaining):
+                if bodyReceived + remaining > bodyLimit { return fail(413, "Body exceeds the limit") }
+                guard start < buffer.count else { return .needMore }
+                let n = min(remaining, buffer.count - start)
+                let piece = buffer[start..<(start + n)]
+                start += n
+                bodyReceived += n
+                state = n == remaining ? .emitEnd : .fixed(remaining: remaining - n)
+                return .body(piece)
+            case .chunkSize:
+                guard let lineEnd = findLine(maxLength: limits.maxChunkLineBytes) else {
+                    if case .failed(let e) = state { return .error(e) }
+                    return .needMore
+                }
+                switch parseChunkSize(start..<lineEnd) {
+                case .failure(let error):
+                    state = .failed(error)
+                    return .error(error)
+                case .success(let size):
+                    start = lineEnd + 2
+                    if size == 0 {
+                        state = .trailers(bytes: 0)
+                    } else if bodyReceived + size > bodyLimit {
+                        return fail(413, "Body exceeds the limit")
+                    } else {
+                        state = .chunkData(remaining: size)
+                    }
+                }
+            case .chunkData(let remaining):
+                guard start < buffer.count else { return .needMore }
+                let n = min(remaining, buffer.count - start)
+                let piece = buffer[start..<(start + n)]
+                start += n
+                bodyReceived += n
+                state = n == remaining ? .chunkDataEnd : .chunkData(remaining: remaining - n)
+                return .body(piece)
+            case .chunkDataEnd:
+                let available = buffer.count - start
+                if available >= 1 && buffer[start] != ASCII.cr { return fail(400, "Chunk data not followed by CRLF") }
+                guard available >= 2 else { return .needMore }
+                guard buffer[start + 1] == ASCII.lf else { return fail(400, "Chunk data not followed by CRLF") }
+                start += 2
+                state = .chunkSize
+            case .trailers(let bytes):
+                let room = max(0, limits.maxHeaderBytes - bytes)
+                guard let lineEnd = findLine(maxLength: room) else {
+                    if case .failed(let e) = state {
+                        return .error(e.status == 400 && buffer.count - start > room
+                                      ? ParseError(status: 431, reason: e.reason) : e)
+                    }
+                    return .needMore
+                }
+                let line = start..<lineEnd
+                start = lineEnd + 2
+                if line.isEmpty {
+                    state = .emitEnd
+                } else if let error = validateFieldLine(line).error {
+                    state = .failed(error)
+                    return .error(error)
+                } else {
+                    state = .trailers(bytes: bytes + line.count + 2)
+                }
+            }
+        }
+    }
+
+    private mutating func fail(_ status: Int, _ reason: String) -> ParserEvent {
+        let error = ParseError(status: status, reason: reason)
+        state = .failed(error)
+        return .error(error)
+    }
+
+    private mutating func resetHeadScan() {
+        scanIndex = start
+        lineStart = start
+        requestLineEnd = nil
+        methodEnded = false
+        headerLines = 0
+        bodyReceived = 0
+        bodyLimit = limits.bodyLimit
+    }
+
+    /// Finds a CRLF-terminated line at `start`; returns the index of its CR. Sets the failed
+    /// state (400) for a bare LF or a line longer than `maxLength`.
+    private mutating func findLine(maxLength: Int) -> Int? {
+        let end = min(buffer.count, start + maxLength + 2)
+        var i = start
+        while i < end {
+            if buffer[i] == ASCII.lf {
+                guard i > start, buffer[i - 1] == ASCII.cr else {
+                    state = .failed(ParseError(status: 400, reason: "Bare LF"))
+                    return nil
+                }
+                return i - 1
+            }
+            i += 1
+        }
+        if buffer.count - start > maxLength + 1 {
+            state = .failed(ParseError(status: 400, reason: "Line too long"))
+        }
+        return nil
+    }
+
+    // MARK: head
+
+    private mutating func parseHead() -> ParserEvent {
+        var i = scanIndex
+        let count = buffer.count
+        while i < count {
+            let b = buffer[i]
+            if b == ASCII.lf {
+                guard i > lineStart, buffer[i - 1] == ASCII.cr else { return fail(400, "Bare LF") }
+                let contentEnd = i - 1
+                if requestLineEnd == nil {
+                    if contentEnd == lineStart {
+                        // An empty line before a request is tolerated (RFC 9112 §2.2).
+                        start = i + 1
+                        lineStart = i + 1
+                    } else {
+                        if contentEnd - lineStart > limits.maxRequestLineBytes { return fail(414, "Request line too long") }
+                        requestLineEnd = i + 1
+                        lineStart = i + 1
+                    }
+                } else if contentEnd == lineStart {
+                    return completeHead(headEnd: i + 1)
+                } else {
+                    headerLines += 1
+                    if headerLines > limits.maxHeaderCount { return fail(431, "Too many header fields") }
+                    lineStart = i + 1
+                }
+            } else {
+                if i > start && buffer[i - 1] == ASCII.cr { return fail(400, "Bare CR") }
+                if requestLineEnd == nil && !methodEnded && b != ASCII.cr {
+                    if b == ASCII.space { methodEnded = true }
+                    else if !ASCII.isTokenChar(b) { return fail(400, "Invalid method") }
+                }
+            }
+            i += 1
+        }
+        scanIndex = i
+        if let requestLineEnd {
+            if count - requestLineEnd > limits.maxHeaderBytes { return fail(431, "Header section too large") }
+        } else if count - lineStart > limits.maxRequestLineBytes + 1 {
+            return fail(414, "Request line too long")
+        }
+        return .needMore
+    }
+
+    private mutating func completeHead(headEnd: Int) -> ParserEvent {
+        guard let requestLineEnd else { return fail(400, "Missing request line") }
+        if headEnd - requestLineEnd > limits.maxHeaderBytes { return fail(431, "Header section too large") }
+
+        // Request line: method SP request-target SP HTTP-version
+        let line = start..<(requestLineEnd - 2)
+        guard let sp1 = buffer[line].firstIndex(of: ASCII.space),
+              let sp2 = buffer[(sp1 + 1)..<line.upperBound].firstIndex(of: ASCII.space) else {
+            return fail(400, "Malformed request line")
+        }
+        let methodBytes = buffer[line.lowerBound..<sp1]
+        let targetBytes = buffer[(sp1 + 1)..<sp2]
+        let versionBytes = buffer[(sp2 + 1)..<line.upperBound]
+        guard !methodBytes.isEmpty, methodBytes.allSatisfy(ASCII.isTokenChar) else { return fail(400, "Invalid method") }
+        guard !targetBytes.isEmpty, targetBytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+            return fail(400, "Invalid request target")
+        }
+        let minor: Int
+        switch Self.parseVersion(versionBytes) {
+        case .some((1, let m)) where m <= 1: minor = m
+        case .some: return fail(505, "HTTP version not supported")
+        case .none: return fail(400, "Malformed HTTP version")
+        }
+        let method = String(decoding: methodBytes, as: UTF8.self)
+        let target = String(decoding: targetBytes, as: UTF8.self)
+        let validForm = target.hasPrefix("/") || (target == "*" && method == "OPTIONS")
+            || target.lowercased().hasPrefix("http://") || target.lowercased().hasPrefix("https://")
+        guard validForm else { return fail(400, "Invalid request target") }
+
+        // Header fields
+        var fields: [HTTPHeaders.Element] = []
+        fields.reserveCapacity(headerLines)
+        var lineBegin = requestLineEnd
+        while lineBegin < headEnd - 2 {
+            var lineEnd = lineBegin
+            while buffer[lineEnd] != ASCII.cr { lineEnd += 1 }
+            let parsed = validateFieldLine(lineBegin..<lineEnd)
+            if let error = parsed.error {
+                state = .failed(error)
+                return .error(error)
+            }
+            fields.append(parsed.field!)
+            lineBegin = lineEnd + 2
+        }
+        let headers = HTTPHeaders(validated: fields)
+
+        switch Self.semantics(headers: headers, minor: minor) {
+        case .failure(let error):
+            state = .failed(error)
+            return .error(error)
+        case .success(let (framing, keepAlive, expectsContinue)):
+            let head = RequestHead(method: method, target: target, version: minor == 1 ? "HTTP/1.1" : "HTTP/1.0",
+                                   headers: headers, framing: framing, keepAlive: keepAlive,
+                                   expectsContinue: expectsContinue)
+            start = headEnd
+            resetHeadScan()
+            switch framing {
+            case .none, .length(0): state = .emitEnd
+            case .length(let n): state = .fixed(remaining: n)
+            case .chunked: state = .chunkSize
+            }
+            return .head(head)
+        }
+    }
+
+    private static func parseVersion(_ bytes: ArraySlice<UInt8>) -> (Int, Int)? {
+        guard bytes.count == 8, bytes.starts(with: Array("HTTP/".utf8)) else { return nil }
+        let b = Array(bytes)
+        guard b[6] == UInt8(ascii: "."), (48...57).contains(b[5]), (48...57).contains(b[7]) else { return nil }
+        return (Int(b[5] - 48), Int(b[7] - 48))
+    }
+
+    /// `name: value` with a token name, no space before the colon, and a clean value.
+    private func validateFieldLine(_ line: Range<Int>) -> (field: HTTPHeaders.Element?, error: ParseError?) {
+        guard let first = line.first.map({ buffer[$0] }) else { return (nil, ParseError(status: 400, reason: "Empty field")) }
+        if first == ASCII.space || first == ASCII.tab {
+            return (nil, ParseError(status: 400, reason: "Obsolete line folding"))
+        }
+        guard let colon = buffer[line].firstIndex(of: ASCII.colon), colon > line.lowerBound,
+              buffer[line.lowerBound..<colon].allSatisfy(ASCII.isTokenChar) else {
+            return (nil, ParseError(status: 400, reason: "Malformed header field"))
+        }
+        var valueStart = colon + 1, valueEnd = line.upperBound
+        while valueStart < valueEnd, buffer[valueStart] == ASCII.space || buffer[valueStart] == ASCII.tab { valueStart += 1 }
+        while valueEnd > valueStart, buffer[valueEnd - 1] == ASCII.space || buffer[valueEnd - 1] == ASCII.tab { valueEnd -= 1 }
+        guard buffer[valueStart..<valueEnd].allSatisfy(ASCII.isFieldValueChar) else {
+            return (nil, ParseError(status: 400, reason: "Invalid character in header value"))
+        }
+        let name = String(decoding: buffer[line.lowerBound..<colon], as: UTF8.self)
+        let value = String(decoding: buffer[valueStart..<valueEnd], as: UTF8.self)
+        return ((name, value), nil)
+    }
+
+    /// Host, body framing, persistence and expectations (RFC 9112 §3.2, §6, §9.3; RFC 9110 §10.1.1).
+    private static func semantics(headers: HTTPHeaders, minor: Int)
+        -> Result<(BodyFraming, Bool, Bool), ParseError> {
+        func bad(_ reason: String, status: Int = 400) -> Result<(BodyFraming, Bool, Bool), ParseError> {
+            .failure(ParseError(status: status, reason: reason))
+        }
+        let hosts = headers.values("Host")
+        if minor == 1 && hosts.count != 1 { return bad("Missing or repeated Host") }
+        if hosts.count > 1 { return bad("Repeated Host") }
+
+        let lengths = headers.values("Content-Length")
+        let codings = headers.values("Transfer-Encoding")
+        var framing = BodyFraming.none
+        if !codings.isEmpty {
+            if !lengths.isEmpty { return bad("Content-Length with Transfer-Encoding") }
+            if minor == 0 { return bad("Transfer-Encoding in HTTP/1.0") }
+            let list = codings.flatMap { $0.split(separator: ",") }.map { $0.trimmingSpaces().lowercased() }
+                .filter { !$0.isEmpty }
+            if list.contains(where: { $0 != "chunked" }) { return bad("Unsupported transfer coding", status: 501) }
+            guard list == ["chunked"] else { return bad("Malformed Transfer-Encoding") }
+            framing = .chunked
+        } else if !lengths.isEmpty {
+            guard lengths.count == 1, let value = lengths.first, (1...18).contains(value.utf8.count),
+                  value.utf8.allSatisfy({ (48...57).contains($0) }), let n = Int(value) else {
+                return bad("Malformed or repeated Content-Length")
+            }
+            framing = .length(n)
+        }
+
+        let connection = headers.values("Connection").flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingSpaces().lowercased() }
+        let keepAlive = minor == 1 ? !connection.contains("close") : connection.contains("keep-alive")
+
+        var expectsContinue = false
+        if let expect = headers["Expect"], minor == 1 {
+            guard expect.lowercased() == "100-continue" else { return bad("Unsupported expectation", status: 417) }
+            expectsContinue = true
+        }
+        return .success((framing, keepAlive, expectsContinue))
+    }
+
+    // MARK: chunks
+
+    private func parseChunkSize(_ line: Range<Int>) -> Result<Int, ParseError> {
+        var size = 0, digits = 0, i = line.lowerBound
+        while i < line.upperBound, let v = ASCII.hexValue(buffer[i]) {
+            digits += 1
+            guard digits <= 15 else { return .failure(ParseError(status: 400, reason: "Chunk size too large")) }
+            size = size * 16 + v
+            i += 1
+        }
+        guard digits > 0 else { return .failure(ParseError(status: 400, reason: "Malformed chunk size")) }
+        // Chunk extensions are allowed and ignored, but must be well-formed text starting with ';'.
+        while i < line.upperBound, buffer[i] == ASCII.space || buffer[i] == ASCII.tab { i += 1 }
+        if i < line.upperBound {
+            guard buffer[i] == ASCII.semicolon, buffer[i..<line.upperBound].allSatisfy(ASCII.isFieldValueChar) else {
+                return .failure(ParseError(status: 400, reason: "Malformed chunk extension"))
+            }
+        }
+        return .success(size)
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+
+public typealias HTTPHandler = @Sendable (HTTPRequest) async throws -> HTTPResponse
+public typealias Middleware = @Sendable (HTTPRequest, HTTPHandler) async throws -> HTTPResponse
+
+/// Maps method and path to a handler. Unknown paths get 404 (or `notFoundHandler`), a known
+/// path with another method gets 405 with `Allow`. A GET route also answers HEAD.
+public struct Router: Sendable {
+    struct Route: Sendable {
+        let method: String
+        let pattern: RoutePattern
+        let bodyLimit: Int?
+        let handler: HTTPHandler
+    }
+
+    /// The outcome of looking a request up, before its body is read.
+    enum Match: Sendable {
+        case found(Route, parameters: [String: String])
+        case methodNotAllowed(allow: [String])
+        case notFound
+    }
+
+    private(set) var routes: [Route] = []
+    /// Applied in order: the first is the outermost. They also wrap 404 and 405 answers.
+    public var middlewares: [Middleware] = []
+    /// Renders unknown paths; the default answers a plain-text 404.
+    public var notFoundHandler: HTTPHandler?
+
+    public init() {}
+
+    public mutating func add(_ method: String, _ pattern: String, bodyLimit: Int? = nil,
+                             _ handler: @escaping HTTPHandler) {
+        precondition(ASCII.isToken(method), "invalid method \(method)")
+        let route = Route(method: method.uppercased(), pattern: RoutePattern(pattern), bodyLimit: bodyLimit,
+                          handler: handler)
+        // Keep the most specific patterns first so lookup can stop at the first match.
+        let index = routes.firstIndex { route.pattern.isMoreSpecific(than: $0.pattern) } ?? routes.endIndex
+        routes.insert(route, at: index)
+    }
+
+    public mutating func get(_ pattern: String, _ handler: @escaping HTTPHandler) {
+        add("GET", pattern, handler)
+    }
+
+    public mutating func post(_ pattern: String, bodyLimit: Int? = nil, _ handler: @escaping HTTPHandler) {
+        add("POST", pattern, bodyLimit: bodyLimit, handler)
+    }
+
+    public mutating func put(_ pattern: String, bodyLimit: Int? = nil, _ handler: @escaping HTTPHandler) {
+        add("PUT", pattern, bodyLimit: bodyLimit, handler)
+    }
+
+    public mutating func patch(_ pattern: String, bodyLimit: Int? = nil, _ handler: @escaping HTTPHandler) {
+        add("PATCH", pattern, bodyLimit: bodyLimit, handler)
+    }
+
+    public mutating func delete(_ pattern: String, bodyLimit: Int? = nil, _ handler: @escaping HTTPHandler) {
+        add("DELETE", pattern, bodyLimit: bodyLimit, handler)
+    }
+
+    public mutating func use(_ middleware: @escaping Middleware) {
+        middlewares.append(middleware)
+    }
+
+    func match(method: String, segments: [String]) -> Match {
+        var allowed: [String] = []
+        for route in routes {
+            guard let parameters = route.pattern.match(segments) else { continue }
+            if route.method == method || (method == "HEAD" && route.method == "GET"
+                                          && !routes.contains { $0.method == "HEAD" && $0.pattern.match(segments) != nil }) {
+                return .found(route, parameters: parameters)
+            }
+            if !allowed.contains(route.method) { allowed.append(route.method) }
+        }
+        if allowed.isEmpty { return .notFound }
+        if allowed.contains("GET") && !allowed.contains("HEAD") { allowed.append("HEAD") }
+        return .methodNotAllowed(allow: allowed)
+    }
+
+    /// The body limit that applies to a request, decided before its body is read.
+    func bodyLimit(for match: Match, default defaultLimit: Int) -> Int {
+        if case .found(let route, _) = match, let limit = route.bodyLimit { return limit }
+        return defaultLimit
+    }
+
+    /// Routes and runs a request through the middlewares and its handler. Never throws: an
+    /// `HTTPError` becomes its status, any other error a 500. Spool files made while parsing the
+    /// body are deleted once the response exists.
+    public func respond(to request: HTTPRequest) async -> HTTPResponse {
+        guard let target = RequestTarget(request.target) else {
+            return Self.errorResponse(HTTPError(status: 400, message: "Bad request target"))
+        }
+        return await respond(to: request, match: match(method: request.method, segments: target.segments))
+    }
+
+    func respond(to request: HTTPRequest, match: Match) async -> HTTPResponse {
+        var request = request
+        let handler: HTTPHandler
+        switch match {
+        case .found(let route, let parameters):
+            request.pathParameters = parameters
+            request.routeTemplate = route.pattern.template
+            handler = route.handler
+        case .methodNotAllowed(let allow):
+            handler = { _ in
+                var response = HTTPResponse.text("Method Not Allowed\n", status: 405)
+                response.headers["Allow"] = allow.joined(separator: ", ")
+                return response
+            }
+        case .notFound:
+            handler = notFoundHandler ?? { _ in .text("Not Found\n", status: 404) }
+        }
+        let innermost: HTTPHandler = { request in
+            do { return try await handler(request) } catch { return Self.errorResponse(error) }
+        }
+        let chain = middlewares.reversed().reduce(innermost) { next, middleware in
+            { request in try await middleware(request, next) }
+        }
+        defer { request.body.removeSpoolFiles() }
+        do { return try await chain(request) } catch { return Self.errorResponse(error) }
+    }
+
+    static func errorResponse(_ error: any Error) -> HTTPResponse {
+        if let error = error as? HTTPError {
+            return .text(error.message + "\n", status: error.status)
+        }
+        return .text("Internal Server Error\n", status: 500)
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+
+/// Limits and deadlines, named in one place (defaults from the issue).
+public struct ServerLimits: Sendable {
+    public var maxRequestLineBytes = 8 * 1024
+    public var maxHeaderBytes = 32 * 1024
+    public var maxHeaderCount = 100
+    public var defaultBodyLimit = 1024 * 1024
+    /// Beyond this many open connections, new ones wait in the kernel's backlog.
+    public var maxConnections = 1024
+    /// From the first byte of a request to the end of its head.
+    public var headerTimeout: Duration = .seconds(10)
+    /// A kept-alive connection with no request in progress.
+    public var idleTimeout: Duration = .seconds(30)
+    /// Longest time without receiving any byte of a body being uploaded.
+    public var bodyTimeout: Duration = .seconds(30)
+    /// Longest time a response write may make no progress.
+    public var writeTimeout: Duration = .seconds(30)
+    /// An unread request body up to this size is drained so the connection can be reused;
+    /// a larger one closes the connection.
+    public var maxDrainBytes = 256 * 1024
+
+    public init() {}
+
+    var parserLimits: ParserLimits {
+        ParserLimits(maxRequestLineBytes: maxRequestLineBytes, maxHeaderBytes: maxHeaderBytes,
+                     maxHeaderCount: maxHeaderCount, bodyLimit: defaultBodyLimit)
+    }
+}
+
+/// One line of the access log. Only the route template is kept, never the real path, the query
+/// string or cookies: they can carry identifiers and secrets.
+public struct AccessLogEntry: Sendable {
+    public var method: String
+    /// The route template (`/products/{id}`), or `-` when no route matched.
+    public var route: String
+    public var status: Int
+    /// Body bytes sent.
+    public var bytes: Int
+    public var duration: Duration
+
+    public var line: String {
+        let ms = Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+        return "\(method) \(route) \(status) \(bytes)B \(String(format: "%.1f", ms))ms"
+    }
+
+    /// The default logger: one line per request on standard error.
+    public static let standardError: @Sendable (AccessLogEntry) -> Void = { entry in
+        FileHandle.standardError.write(Data((entry.line + "\n").utf8))
+    }
+}
+
+public struct ServerConfiguration: Sendable {
+    public var host: String
+    /// 0 asks the system for a free port; `HTTPServer.port` reports it.
+    public var port: Int
+    public var limits: ServerLimits
+    /// Called once per request; nil turns the access log off.
+    public var accessLog: (@Sendable (AccessLogEntry) -> Void)?
+    /// Threads running event loops (each owns a share of the connections).
+    public var eventLoopCount: Int
+
+    public init(host: String = "127.0.0.1", port: Int = 8080, limits: ServerLimits = ServerLimits(),
+                accessLog: (@Sendable (AccessLogEntry) -> Void)? = AccessLogEntry.standardError,
+                eventLoopCount: Int = 1) {
+        self.host = host
+        self.port = port
+        self.limits = limits
+        self.accessLog = accessLog
+        self.eventLoopCount = max(1, eventLoopCount)
+    }
+}

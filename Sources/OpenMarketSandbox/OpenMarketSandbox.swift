@@ -1,2 +1,0 @@
-// OpenMarketSandbox — filled by its issue.
-import Foundation

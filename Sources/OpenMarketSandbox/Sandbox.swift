@@ -1,0 +1,63 @@
+import Foundation
+import HTTPServer
+import OpenMarketCore
+
+/// The embedded Open Market API: a durable store and an HTTP listener serving both the API of
+/// one dialect and the stored images. Used by `openmarket-sandbox` and, in-process, by the panel.
+public final class Sandbox: Sendable {
+    public let configuration: SandboxConfiguration
+    private let store: ProductStore
+    private let demo: VendorSetup.DemoVendor
+    private let server: HTTPServer
+    private let base: LockedValue<String>
+
+    /// Opens (or creates) the store in the data folder, sets up the vendors and, when the store
+    /// is empty and `seed` > 0, adds the sample products. Does not listen yet.
+    public init(configuration: SandboxConfiguration) throws {
+        self.configuration = configuration
+        do {
+            store = try ProductStore(directory: configuration.dataDirectory)
+        } catch {
+            throw SandboxStartupError("cannot open the data folder \(configuration.dataDirectory.path): \(error)")
+        }
+        demo = try VendorSetup.run(store: store, dataDirectory: configuration.dataDirectory,
+                                   seeds: configuration.vendors)
+        if configuration.seed > 0 {
+            _ = try SampleProducts.seed(configuration.seed, store: store, vendorID: demo.record.id)
+        }
+        base = LockedValue(Self.url(host: configuration.host, port: configuration.port))
+        let api = SandboxAPI(store: store, dialect: configuration.dialect,
+                             input: ProductInput(dialect: configuration.dialect, strict: configuration.strict),
+                             baseURL: base)
+        var serverConfiguration = ServerConfiguration()
+        serverConfiguration.host = configuration.host
+        serverConfiguration.port = configuration.port
+        if !configuration.logRequests { serverConfiguration.accessLog = nil }
+        server = HTTPServer(configuration: serverConfiguration, router: api.router())
+    }
+
+    /// Starts listening; returns the real port (useful with port 0).
+    public func start() throws -> Int {
+        let port = try server.start()
+        base.set(Self.url(host: configuration.host, port: port))
+        return port
+    }
+
+    /// "http://host:port" of the listener (the configured port until `start()`).
+    public var baseURL: URL { URL(string: base.get())! }
+
+    /// The demo vendor; `created` is true on the first start only, so its secret is shown once.
+    public var demoVendor: (id: Int, name: String, identifier: String, secret: String, created: Bool) {
+        (demo.record.id, demo.record.name, demo.record.identifier, demo.record.secret, demo.created)
+    }
+
+    /// Stops accepting connections and lets requests in flight finish.
+    public func shutdown() async {
+        await server.shutdown()
+    }
+
+    private static func url(host: String, port: Int) -> String {
+        let shownHost = host.contains(":") ? "[\(host)]" : host
+        return "http://\(shownHost):\(port)"
+    }
+}

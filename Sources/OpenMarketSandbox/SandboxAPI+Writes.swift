@@ -1,0 +1,124 @@
+import Foundation
+import HTTPServer
+import OpenMarketCore
+
+extension SandboxAPI {
+    /// `POST /api/products`: multipart with a `params` JSON part and 1–5 `images` parts.
+    func register(_ request: HTTPRequest) async throws -> HTTPResponse {
+        try Self.checkDeclaredSize(request)
+        let vendor = try await credentials.vendor(of: request)
+        guard let contentType = request.headers["content-type"]?.lowercased(),
+              contentType.hasPrefix("multipart/form-data") else {
+            throw APIFailure.badRequest("body: must be multipart/form-data with a params part and images parts")
+        }
+        let form = try await request.multipartForm(limits: Self.multipartLimits)
+        // A chunked body has no declared size: measure what arrived.
+        let received = form.files.reduce(0) { $0 + $1.size } + form.fields.items.reduce(0) { $0 + $1.value.utf8.count }
+        guard received <= Self.maxBody else {
+            throw APIFailure.payloadTooLarge("the request body is over \(Self.maxBody) bytes")
+        }
+        // Clients sent `params` as a plain field or as a part with its own Content-Type/filename.
+        let paramsData: Data
+        if let text = form.fields["params"] {
+            paramsData = Data(text.utf8)
+        } else if let file = form.files(named: "params").first {
+            paramsData = try file.data()
+        } else {
+            throw APIFailure.badRequest("params: the part is missing")
+        }
+        let params = try JSONValue.object(from: paramsData, what: "params")
+        try credentials.check(secret: try input.secret(in: params), of: vendor)
+
+        // Report broken field rules and broken images together.
+        var messages: [String] = []
+        var registration: ProductInput.Registration?
+        do { registration = try input.registration(from: params) } catch { messages.append(error.message) }
+        var images: [ProductInput.CheckedImage] = []
+        do {
+            let parts = try form.files(named: "images").map { (filename: $0.filename, data: try $0.data()) }
+            images = try ProductInput.checkImages(parts)
+        } catch let failure as APIFailure {
+            messages.append(failure.message)
+        }
+        guard messages.isEmpty, let registration else { throw APIFailure.badRequest(messages.joined(separator: "; ")) }
+
+        let files = try await store.media.storeAll(images.map { (bytes: $0.bytes, fileExtension: $0.format.fileExtension) })
+        let draft = ProductDraft(vendorID: vendor.id, name: registration.name, description: registration.description,
+                                 currency: registration.currency, price: registration.price,
+                                 discountedPrice: registration.discountedPrice, stock: registration.stock,
+                                 imageFiles: files)
+        let product: ProductRecord
+        do {
+            product = try await store.insert(draft)
+        } catch {
+            store.media.remove(files)   // no orphan files when the row did not commit
+            throw error
+        }
+        return Self.jsonResponse(writer(for: request).detail(product))
+    }
+
+    /// Large enough that the image rules (not the parser) refuse a big image, with its own message.
+    static var multipartLimits: MultipartLimits {
+        MultipartLimits(maxParts: 32, maxHeaderBytesPerPart: 16 * 1024, maxFieldBytes: 64 * 1024,
+                        maxFileBytes: routeBodyLimit, spoolThreshold: 1024 * 1024)
+    }
+
+    /// `PATCH /api/products/{id}`: JSON with `secret` and the fields to change.
+    func edit(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let vendor = try await credentials.vendor(of: request)
+        let id = try Self.productID(request, parameter: "id")
+        let body = try JSONValue.object(from: try await Self.collectBody(request), what: "body")
+        try credentials.check(secret: try input.secret(in: body), of: vendor)
+        let changes = try input.changes(from: body)
+        let input = self.input
+        let product = try await store.update(id: id, vendorID: vendor.id) { current in
+            try input.apply(changes, to: current)
+        }
+        return Self.jsonResponse(writer(for: request).detail(product))
+    }
+
+    /// Reads `{"secret": "<vendor secret>"}` of the delete-step-one requests and checks it.
+    private func vendorForDeletion(_ request: HTTPRequest) async throws -> VendorRecord {
+        let vendor = try await credentials.vendor(of: request)
+        let body = try JSONValue.object(from: try await Self.collectBody(request), what: "body")
+        try credentials.check(secret: try input.secret(in: body), of: vendor)
+        return vendor
+    }
+
+    /// v2a `POST /api/products/{id}/secret` → the product secret (a UUID), text/plain.
+    func issueProductSecret(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let vendor = try await vendorForDeletion(request)
+        let id = try Self.productID(request, parameter: "id")
+        let token = try await store.issueToken(.productSecret, productID: id, vendorID: vendor.id)
+        return HTTPResponse.text(token)
+    }
+
+    /// v2a `DELETE /api/products/{id}/{product secret}` → the deleted product's detail.
+    func deleteWithProductSecret(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let vendor = try await credentials.vendor(of: request)
+        let id = try Self.productID(request, parameter: "id")
+        let secret = request.pathParameters["secret"] ?? ""
+        let product = try await store.delete(
+            id: id, vendorID: vendor.id, token: secret, kind: .productSecret,
+            wrongToken: .badRequest("product secret: wrong or already used; ask POST /api/products/\(id)/secret for one"))
+        return Self.jsonResponse(writer(for: request).detail(product))
+    }
+
+    /// v2b `POST /api/products/{id}/archived` → the path to DELETE, text/plain.
+    func archive(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let vendor = try await vendorForDeletion(request)
+        let id = try Self.productID(request, parameter: "id")
+        let token = try await store.issueToken(.archive, productID: id, vendorID: vendor.id)
+        return HTTPResponse.text("/api/products/" + token)
+    }
+
+    /// v2b `DELETE /api/products/{token}` → the deleted product's detail.
+    func deleteArchived(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let vendor = try await credentials.vendor(of: request)
+        let token = request.pathParameters["token"] ?? ""
+        let gone = APIFailure.notFound("no archived product at this path (it may be deleted already)")
+        guard let id = try await store.productID(forArchiveToken: token) else { throw gone }
+        let product = try await store.delete(id: id, vendorID: vendor.id, token: token, kind: .archive, wrongToken: gone)
+        return Self.jsonResponse(writer(for: request).detail(product))
+    }
+}

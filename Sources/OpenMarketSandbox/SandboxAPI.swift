@@ -1,0 +1,123 @@
+import Foundation
+import HTTPServer
+import OpenMarketCore
+
+/// The Open Market API on HTTPServer's router: every endpoint of the configured dialect.
+struct SandboxAPI: Sendable {
+    let store: ProductStore
+    let dialect: Dialect
+    let input: ProductInput
+    /// "http://host:port" as configured; known only after the listener started.
+    let baseURL: LockedValue<String>
+
+    var credentials: Credentials { Credentials(store: store) }
+
+    /// A whole request body may be this large; more is a 413 in the API's JSON form.
+    static let maxBody = 8 * 1024 * 1024
+    /// The listener's own hard cap (refused before any handler, as plain text): declared sizes
+    /// between `maxBody` and this reach our handlers, which refuse them without reading them.
+    static let routeBodyLimit = 64 * 1024 * 1024
+    static let defaultItemsPerPage = 20
+    static let maxItemsPerPage = 100
+
+    func router() -> Router {
+        var router = Router()
+        // Each handler's refusals become the API's JSON error (the router would make them text).
+        let json = ErrorResponses.catching
+        router.get("/healthChecker") { _ in HTTPResponse.text("\"OK\"") }
+        router.get("/api/products", json { try await list($0) })
+        router.get("/api/products/{id}", json { try await detail($0) })
+        let limit = Self.routeBodyLimit
+        router.post("/api/products", bodyLimit: limit, json { try await register($0) })
+        router.patch("/api/products/{id}", bodyLimit: limit, json { try await edit($0) })
+        switch dialect {
+        case .v2a:
+            router.post("/api/products/{id}/secret", bodyLimit: limit, json { try await issueProductSecret($0) })
+            router.delete("/api/products/{id}/{secret}", bodyLimit: limit, json { try await deleteWithProductSecret($0) })
+        case .v2b:
+            router.post("/api/products/{id}/archived", bodyLimit: limit, json { try await archive($0) })
+            router.delete("/api/products/{token}", bodyLimit: limit, json { try await deleteArchived($0) })
+        }
+        let media = MediaResponses(directory: store.media)
+        router.get("/media/thumb/{name}") { media.response(name: $0.pathParameters["name"] ?? "", request: $0) }
+        router.get("/media/{name}") { media.response(name: $0.pathParameters["name"] ?? "", request: $0) }
+        router.notFoundHandler = { request in
+            ErrorResponses.json(APIFailure.notFound("no such endpoint: \(request.method) \(request.path)"))
+        }
+        router.use(ErrorResponses.middleware)
+        return router
+    }
+
+    /// The JSON writer for this request: image URLs on the address the client used
+    /// (its `Host` header) so they work from other machines too, else the configured address.
+    func writer(for request: HTTPRequest) -> ProductJSON {
+        if let host = request.headers["host"], Self.isPlausibleHost(host) {
+            return ProductJSON(dialect: dialect, mediaBase: "http://" + host)
+        }
+        return ProductJSON(dialect: dialect, mediaBase: baseURL.get())
+    }
+
+    /// Letters, digits and `.-:[]` only: a Host header we may copy into a URL.
+    static func isPlausibleHost(_ host: String) -> Bool {
+        !host.isEmpty && host.utf8.count <= 255 && host.unicodeScalars.allSatisfy { scalar in
+            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || ".-:[]".unicodeScalars.contains(scalar))
+        }
+    }
+
+    /// Refuses a body declared larger than `maxBody` before reading any of it.
+    static func checkDeclaredSize(_ request: HTTPRequest) throws(APIFailure) {
+        if let length = request.headers["content-length"].flatMap({ Int($0) }), length > maxBody {
+            throw .payloadTooLarge("the request body is \(length) bytes; at most \(maxBody) are accepted")
+        }
+    }
+
+    /// The whole body of a JSON request, at most `maxBody` bytes.
+    static func collectBody(_ request: HTTPRequest) async throws -> Data {
+        try checkDeclaredSize(request)
+        let body = try await request.body.collect()
+        guard body.count <= maxBody else {
+            throw APIFailure.payloadTooLarge("the request body is \(body.count) bytes; at most \(maxBody) are accepted")
+        }
+        return body
+    }
+
+    static func jsonResponse(_ text: String) -> HTTPResponse {
+        HTTPResponse.json(Data(text.utf8))
+    }
+
+    // MARK: Reading
+
+    func list(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let pageNo = try Self.positiveInteger(request.query["page_no"], name: "page_no") ?? 1
+        let itemsPerPage = min(try Self.positiveInteger(request.query["items_per_page"], name: "items_per_page")
+                                   ?? Self.defaultItemsPerPage, Self.maxItemsPerPage)
+        let search = request.query["search_value"].flatMap { $0.isEmpty ? nil : $0 }
+        let (offset, overflow) = (pageNo - 1).multipliedReportingOverflow(by: itemsPerPage)
+        guard !overflow else { return HTTPResponse(status: 204) }
+        let (total, products) = try await store.page(search: search, offset: offset, limit: itemsPerPage)
+        // Past the last page, and an empty result, answer 204 with an empty body.
+        guard !products.isEmpty else { return HTTPResponse(status: 204) }
+        return Self.jsonResponse(writer(for: request).listPage(pageNo: pageNo, itemsPerPage: itemsPerPage,
+                                                             totalCount: total, products: products))
+    }
+
+    /// nil when absent; a whole number ≥ 1 when given; anything else is a 400.
+    static func positiveInteger(_ text: String?, name: String) throws(APIFailure) -> Int? {
+        guard let text else { return nil }
+        guard let value = Int(text), value >= 1 else { throw .badRequest("\(name): must be a whole number of 1 or more") }
+        return value
+    }
+
+    func detail(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let id = try Self.productID(request, parameter: "id")
+        guard let product = try await store.product(id: id) else { throw APIFailure.productNotFound(id) }
+        return Self.jsonResponse(writer(for: request).detail(product))
+    }
+
+    /// The numeric id of a product path; anything else names no product (404).
+    static func productID(_ request: HTTPRequest, parameter: String) throws(APIFailure) -> Int {
+        let text = request.pathParameters[parameter] ?? ""
+        guard let id = Int(text), id >= 1 else { throw .notFound("product \(text) does not exist") }
+        return id
+    }
+}

@@ -1,4 +1,0 @@
-import Testing
-@testable import HTTPServer
-
-@Test func HTTPServerModuleLoads() { #expect(Bool(true)) }

@@ -1,4 +1,0 @@
-import Testing
-@testable import OpenMarketSandbox
-
-@Test func OpenMarketSandboxModuleLoads() { #expect(Bool(true)) }
