@@ -25,7 +25,9 @@ enum JSONValue {
     }
 
     /// A recursive-descent parser over bytes (RFC 8259), depth-limited so hostile input cannot
-    /// exhaust the stack. For duplicate keys the first one wins, as with `JSONDecoder`.
+    /// exhaust the stack. For duplicate keys the first one wins, as with `JSONDecoder`. Invalid
+    /// UTF-8 inside a string is repaired (U+FFFD) rather than refused: a product name with one bad
+    /// byte should not hide a whole page.
     private struct Parser {
         let bytes: UnsafeBufferPointer<UInt8>
         var index = 0

@@ -110,3 +110,16 @@ import Testing
         }
     }
 }
+
+extension JSONParserTests {
+    @Test func invalidUTF8InAStringIsRepairedNotRefused() {
+        var bytes = Array(#"{"name":"ab"#.utf8)
+        bytes += [0xFF]
+        bytes += Array(#""}"#.utf8)
+        guard case .object(let members)? = try? JSONValue.parse(Data(bytes)), case .string(let name)? = members["name"] else {
+            Issue.record("expected an object")
+            return
+        }
+        #expect(name == "ab\u{FFFD}")
+    }
+}
