@@ -205,6 +205,21 @@ import Testing
         #expect(await stub.requests.isEmpty)
     }
 
+    @Test func anIdentifierThatCannotBeAHeaderValueIsNeverSent() async throws {
+        for identifier in ["abc\r\nX-Injected: 1", "with space", "카드", "tab\t"] {
+            let stub = StubTransport([])
+            let client = OpenMarketClient(configuration: ClientConfiguration(baseURL: URL(string: "http://api.test")!,
+                                                                             identifier: identifier, secret: "s3cret"), transport: stub)
+            let expected = OpenMarketError.validation([
+                FieldIssue(field: "", message: "The configured vendor identifier contains characters that cannot be sent.")])
+            await #expect(throws: expected) { try await client.update(id: 1, changes: ProductChanges(stock: 1)) }
+            await #expect(throws: expected) { try await client.delete(id: 1, password: "pw-pw") }
+            await #expect(throws: expected) { try await client.create(NewProductValidationTests.valid) }
+            #expect(await stub.requests.isEmpty)
+            #expect(!expected.description.contains(identifier))
+        }
+    }
+
     @Test func theConfiguredTimeoutTravelsWithEveryRequest() async throws {
         let stub = StubTransport([.json(Self.detailJSON)])
         var configuration = TestVendor.configuration(.v2a)
