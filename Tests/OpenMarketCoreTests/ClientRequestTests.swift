@@ -14,13 +14,14 @@ import Testing
         TransportRequest(method: method, url: URL(string: url)!, headers: headers, body: body.map { Data($0.utf8) }, timeout: 10)
     }
 
-    @Test func healthCheck() async throws {
-        let (client, stub) = TestVendor.client(.v2a, [.text(#""OK""#), .text("OK\n"), .text("DOWN"), .empty(status: 503)])
+    @Test(arguments: Dialect.allCases)
+    func healthCheck(dialect: Dialect) async throws {
+        let (client, stub) = TestVendor.client(dialect, [.text(#""OK""#), .text("OK\n"), .text("DOWN"), .empty(status: 503)])
         #expect(try await client.healthCheck())
         #expect(try await client.healthCheck())
         #expect(try await !client.healthCheck())
         #expect(try await !client.healthCheck())
-        #expect(await stub.requests.first == request("GET", "http://api.test/healthChecker", [Self.acceptText]))
+        #expect(await stub.requests == Array(repeating: request("GET", "http://api.test/healthChecker", [Self.acceptText]), count: 4))
     }
 
     @Test(arguments: Dialect.allCases)
@@ -31,8 +32,9 @@ import Testing
         #expect(await stub.requests == [request("GET", "http://api.test/api/products?page_no=2&items_per_page=20", [Self.acceptJSON])])
     }
 
-    @Test func searchIsPercentEncodedIncludingKorean() async throws {
-        let (client, stub) = TestVendor.client(.v2b, [.empty(status: 204), .empty(status: 204)])
+    @Test(arguments: Dialect.allCases)
+    func searchIsPercentEncodedIncludingKorean(dialect: Dialect) async throws {
+        let (client, stub) = TestVendor.client(dialect, [.empty(status: 204), .empty(status: 204)])
         _ = try await client.listProducts(page: 1, itemsPerPage: 10, search: "커피 잔&a=b+c%/?#")
         _ = try await client.listProducts(page: 1, itemsPerPage: 10, search: "")
         let urls = await stub.requests.map(\.url.absoluteString)
@@ -56,8 +58,9 @@ import Testing
         #expect(await stub.requests == [request("GET", "http://127.0.0.1:8081/market/api/products/32", [Self.acceptJSON])])
     }
 
-    @Test func productDetail() async throws {
-        let (client, stub) = TestVendor.client(.v2b, [.json(Self.detailJSON)])
+    @Test(arguments: Dialect.allCases)
+    func productDetail(dialect: Dialect) async throws {
+        let (client, stub) = TestVendor.client(dialect, [.json(Self.detailJSON)])
         let detail = try await client.product(id: 32)
         #expect(detail.id == 32 && detail.images.count == 2)
         #expect(await stub.requests == [request("GET", "http://api.test/api/products/32", [Self.acceptJSON])])
