@@ -1,2 +1,80 @@
-// AdminPanel — filled by its issue.
 import Foundation
+import HTTPServer
+import OpenMarketCore
+
+/// The admin panel: an HTTP server with the panel's routes, talking to the Open Market API
+/// through the client core. Start it, read its `port`, shut it down.
+public final class AdminPanel: Sendable {
+    let app: PanelApp
+    private let server: HTTPServer
+
+    /// Loads the templates and prepares the routes; fails with a one-sentence reason.
+    /// `transport` defaults to a pooled keep-alive client for upstream calls.
+    public init(configuration: PanelConfiguration, transport: (any HTTPTransport)? = nil) throws {
+        for (what, folder) in [("public", configuration.publicDirectory), ("templates", configuration.templatesDirectory)] {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw PanelStartupError("the \(what) folder \(folder.path) does not exist")
+            }
+        }
+        let upstream: any HTTPTransport
+        if let transport { upstream = transport } else { upstream = URLSessionTransport() }
+        app = try PanelApp(configuration: configuration, transport: upstream)
+        var serverConfiguration = ServerConfiguration(host: configuration.host, port: configuration.port)
+        serverConfiguration.eventLoopCount = max(1, configuration.eventLoopCount)
+        serverConfiguration.limits.defaultBodyLimit = 64 * 1024
+        if let write = configuration.accessLog {
+            serverConfiguration.accessLog = { entry in write(entry.line) }
+        } else {
+            serverConfiguration.accessLog = nil
+        }
+        server = HTTPServer(configuration: serverConfiguration, router: app.routes())
+    }
+
+    /// Binds and listens; answers the real port (useful with port 0).
+    @discardableResult
+    public func start() throws -> Int {
+        try server.start()
+    }
+
+    public var port: Int { server.port }
+
+    /// Stops accepting, lets requests in flight finish, removes staged uploads.
+    public func shutdown() async {
+        await server.shutdown()
+        await app.staging.removeAll()
+    }
+}
+
+extension PanelApp {
+    /// The routes of design.md, wrapped so every response carries the security headers.
+    func routes() -> Router {
+        var router = Router()
+        router.use(SecurityHeaders.middleware)
+        router.use(originCheckMiddleware())
+        router.use(accessControlMiddleware())
+
+        router.get("/") { _ in .redirect(to: "/products", status: 303) }
+        router.get("/products", page { app, request in try await app.listPage(request) })
+        router.post("/products", bodyLimit: configuration.uploadLimit, page { app, request in try await app.registerProduct(request) })
+        router.get("/products/new", page { app, request in try await app.registerForm(request) })
+        router.get("/products/{id}", page { app, request in try await app.detailPage(request) })
+        router.get("/products/{id}/edit", page { app, request in try await app.editForm(request) })
+        router.post("/products/{id}/edit", bodyLimit: 64 * 1024, page { app, request in try await app.updateProduct(request) })
+        router.get("/products/{id}/delete", page { app, request in try await app.deletePrompt(request) })
+        router.post("/products/{id}/delete", bodyLimit: 16 * 1024, page { app, request in try await app.deleteProduct(request) })
+        router.get("/uploads/{token}/{image}", page { app, request in try await app.stagedPreview(request) })
+        router.get("/media/{path...}") { [self] request in try await mediaFile(request) }
+        router.get("/healthz") { [self] request in try await health(request) }
+        router.get("/static/{path...}") { [self] request in
+            staticFiles.response(for: request.pathParameters["path"] ?? "", request: request)
+        }
+        router.get("/login", page { app, request in try await app.loginForm(request) })
+        router.post("/login", bodyLimit: 16 * 1024, page { app, request in try await app.login(request) })
+        router.post("/logout", bodyLimit: 16 * 1024, page { app, request in try await app.logout(request) })
+        router.notFoundHandler = { [self] request in
+            await errorPage(.notFound(), request: request)
+        }
+        return router
+    }
+}

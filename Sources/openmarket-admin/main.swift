@@ -1,1 +1,141 @@
-print("openmarket-admin: not built yet")
+// openmarket-admin: reads flags and environment into one configuration, starts the embedded
+// sandbox when no --api is given, starts the panel, and shuts both down on SIGINT/SIGTERM.
+import AdminPanel
+import Dispatch
+import Foundation
+import OpenMarketCore
+import OpenMarketSandbox
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+func fail(_ reason: String, status: Int32) -> Never {
+    FileHandle.standardError.write(Data("openmarket-admin: \(reason)\n".utf8))
+    exit(status)
+}
+
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+/// `Public/` or `Templates/`: the flag, else the checkout found around the binary or the working directory.
+func folder(_ flag: String?, _ name: String, checkout: URL?) -> URL {
+    if let flag { return URL(fileURLWithPath: flag) }
+    guard let checkout else {
+        fail("cannot find the \(name)/ folder: run from the checkout or pass --\(name.lowercased()) DIR", status: 1)
+    }
+    return checkout.appendingPathComponent(name, isDirectory: true)
+}
+
+/// The embedded sandbox with the demo vendor (or the one given by --identifier/--secret).
+func startSandbox(_ options: LaunchOptions) -> (Sandbox, ClientConfiguration, vendorID: Int?) {
+    var configuration = SandboxConfiguration(dataDirectory: URL(fileURLWithPath: options.dataDirectory))
+    configuration.host = LaunchOptions.isLoopback(options.host) ? "127.0.0.1" : options.host
+    configuration.port = options.sandboxPort
+    configuration.dialect = options.dialect
+    configuration.seed = options.seed
+    if let identifier = options.identifier, let secret = options.secret {
+        configuration.vendors = [VendorSeed(name: "seller", identifier: identifier, secret: secret)]
+    }
+    let sandbox: Sandbox
+    do {
+        sandbox = try Sandbox(configuration: configuration)
+        _ = try sandbox.start()
+    } catch {
+        fail("the embedded sandbox could not start: \(error)", status: 1)
+    }
+    let demo = sandbox.demoVendor
+    say("Sandbox API:  \(sandbox.baseURL.absoluteString)  (data in \(options.dataDirectory))")
+    if let identifier = options.identifier, let secret = options.secret {
+        let client = ClientConfiguration(baseURL: sandbox.baseURL, dialect: options.dialect, identifier: identifier,
+                                         secret: secret, timeout: options.timeout)
+        return (sandbox, client, options.vendorID)
+    }
+    if demo.created {
+        say("Demo vendor \"\(demo.name)\" created. Its password, asked when you delete a product: \(demo.secret)")
+    } else {
+        say("Demo vendor \"\(demo.name)\": its password was printed on the first start (see \(options.dataDirectory)).")
+    }
+    let client = ClientConfiguration(baseURL: sandbox.baseURL, dialect: options.dialect, identifier: demo.identifier,
+                                     secret: demo.secret, timeout: options.timeout)
+    return (sandbox, client, options.vendorID ?? demo.id)
+}
+
+let options: LaunchOptions
+do {
+    options = try LaunchOptions.parse(Array(CommandLine.arguments.dropFirst()),
+                                      environment: ProcessInfo.processInfo.environment)
+} catch {
+    fail(error.description, status: 2)
+}
+if options.showHelp {
+    say(LaunchOptions.usage)
+    exit(0)
+}
+
+let executablePath = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+let checkout = CheckoutLocator.checkoutRoot(executablePath: executablePath,
+                                            workingDirectory: FileManager.default.currentDirectoryPath)
+let publicDirectory = folder(options.publicDirectory, "Public", checkout: checkout)
+let templatesDirectory = folder(options.templatesDirectory, "Templates", checkout: checkout)
+
+let sandbox: Sandbox?
+let client: ClientConfiguration
+let vendorID: Int?
+if let api = options.api, let identifier = options.identifier, let secret = options.secret {
+    sandbox = nil
+    client = ClientConfiguration(baseURL: api, dialect: options.dialect, identifier: identifier, secret: secret,
+                                 timeout: options.timeout)
+    vendorID = options.vendorID
+} else {
+    let started = startSandbox(options)
+    sandbox = started.0
+    client = started.1
+    vendorID = started.vendorID
+}
+
+var configuration = PanelConfiguration(host: options.host, port: options.port, api: client, vendorID: vendorID,
+                                       publicDirectory: publicDirectory, templatesDirectory: templatesDirectory)
+// Listening beyond loopback turns on sign-in; a code is generated (and printed) when none is set.
+configuration.accessCode = options.accessCode
+    ?? (LaunchOptions.isLoopback(options.host) ? nil : LaunchOptions.generatedAccessCode())
+
+let panel: AdminPanel
+do {
+    panel = try AdminPanel(configuration: configuration)
+    let port = try panel.start()
+    let shownHost = options.host.contains(":") ? "[\(options.host)]" : options.host
+    say("Admin panel:  http://\(shownHost):\(port)/")
+    if let code = configuration.accessCode, options.accessCode == nil {
+        say("Access code for signing in: \(code)")
+    }
+} catch {
+    fail("the panel could not start: \(error)", status: 1)
+}
+
+// Graceful shutdown on SIGINT/SIGTERM: stop accepting, let requests in flight finish, exit.
+// A second signal while stopping exits at once.
+signal(SIGINT, SIG_IGN)
+signal(SIGTERM, SIG_IGN)
+let signalSources = [SIGINT, SIGTERM].map { number in
+    let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+    source.setEventHandler {
+        MainActor.assumeIsolated {
+            if ShutdownState.stopping { exit(1) }
+            ShutdownState.stopping = true
+            say("Shutting down…")
+            Task {
+                await panel.shutdown()
+                await sandbox?.shutdown()
+                exit(0)
+            }
+        }
+    }
+    source.resume()
+    return source
+}
+
+@MainActor enum ShutdownState { static var stopping = false }
+
+withExtendedLifetime(signalSources) { dispatchMain() }

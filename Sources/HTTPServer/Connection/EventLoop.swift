@@ -1,6 +1,13 @@
 import CEpoll
 import Foundation
 
+/// Identifies, per thread, the event loop running on it.
+private let currentLoopKey: pthread_key_t = {
+    var key = pthread_key_t()
+    pthread_key_create(&key, nil)
+    return key
+}()
+
 /// Something the event loop notifies about readiness. Called on the loop thread only.
 protocol EventLoopClient: AnyObject {
     func handleEvent(readable: Bool, writable: Bool, hangUp: Bool)
@@ -15,7 +22,9 @@ protocol EventLoopClient: AnyObject {
 final class EventLoop: @unchecked Sendable {
     private let epollFD: Int32
     private let wakeFD: Int32
-    private let pending = Locked<[@Sendable () -> Void]>([])
+    /// Work from other threads; `ended` is set when the loop has stopped, after which late work
+    /// is refused (dropped, or for task jobs sent to the global executor).
+    private let pending = Locked<(work: [@Sendable () -> Void], ended: Bool)>(([], false))
     private let wakePending = Locked(false)
 
     // Loop-thread state.
@@ -30,7 +39,10 @@ final class EventLoop: @unchecked Sendable {
     /// connections keep no buffer of their own.
     let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
 
-    private var thread: Thread?
+    /// Work and task jobs enqueued from the loop thread itself: no lock, no wake-up needed.
+    private var localWork: [() -> Void] = []
+    private var localJobs: [UnownedJob] = []
+
     private let finished = DispatchSemaphore(value: 0)
 
     init(tickInterval: Duration) throws {
@@ -56,16 +68,35 @@ final class EventLoop: @unchecked Sendable {
     }
 
     func start(name: String) {
+        // The thread keeps the loop alive until `run` returns; nothing keeps the thread.
         let thread = Thread { [self] in run() }
         thread.name = name
         thread.stackSize = 1 << 20
-        self.thread = thread
         thread.start()
     }
 
-    /// Runs `work` on the loop thread soon. Safe from any thread.
+    /// True on this loop's own thread (a thread-specific value set when the loop starts).
+    var inLoopThread: Bool {
+        pthread_getspecific(currentLoopKey) == Unmanaged.passUnretained(self).toOpaque()
+    }
+
+    /// Runs `work` on the loop thread soon (never inline). Safe from any thread.
     func execute(_ work: @escaping @Sendable () -> Void) {
-        pending.withLock { $0.append(work) }
+        if inLoopThread {
+            localWork.append(work)
+            return
+        }
+        _ = submit(work)
+    }
+
+    /// Queues work from another thread; false when the loop has ended.
+    private func submit(_ work: @escaping @Sendable () -> Void) -> Bool {
+        let accepted = pending.withLock { p -> Bool in
+            if p.ended { return false }
+            p.work.append(work)
+            return true
+        }
+        guard accepted else { return false }
         let needsWake = wakePending.withLock { flag -> Bool in
             defer { flag = true }
             return !flag
@@ -74,12 +105,13 @@ final class EventLoop: @unchecked Sendable {
             var one: UInt64 = 1
             _ = Glibc.write(wakeFD, &one, 8)
         }
+        return true
     }
 
     /// Stops the loop after the current iteration and waits for its thread to end.
     func stop() {
-        execute { [self] in running = false }
-        finished.wait()
+        precondition(!inLoopThread, "an event loop cannot wait for itself to stop")
+        if submit({ [self] in running = false }) { finished.wait() }
     }
 
     // MARK: loop thread only
@@ -108,17 +140,21 @@ final class EventLoop: @unchecked Sendable {
     }
 
     private static func mask(readable: Bool, writable: Bool) -> UInt32 {
-        var mask = EPOLLRDHUP.rawValue
-        if readable { mask |= EPOLLIN.rawValue }
+        // EPOLLRDHUP only with read interest: it stays raised after a half-close, and a level-
+        // triggered event nobody wants would spin the loop. EPOLLHUP and EPOLLERR always come.
+        var mask: UInt32 = 0
+        if readable { mask |= EPOLLIN.rawValue | EPOLLRDHUP.rawValue }
         if writable { mask |= EPOLLOUT.rawValue }
         return mask
     }
 
     private func run() {
+        pthread_setspecific(currentLoopKey, Unmanaged.passUnretained(self).toOpaque())
         var events = [epoll_event](repeating: epoll_event(), count: 256)
         let timeoutMS = Int32(tickInterval / 1_000_000)
         while running {
-            let n = events.withUnsafeMutableBufferPointer { epoll_wait(epollFD, $0.baseAddress, Int32($0.count), timeoutMS) }
+            let wait = localWork.isEmpty && localJobs.isEmpty ? timeoutMS : 0
+            let n = events.withUnsafeMutableBufferPointer { epoll_wait(epollFD, $0.baseAddress, Int32($0.count), wait) }
             if n < 0 && errno != EINTR { break }
             for i in 0..<max(0, Int(n)) {
                 let event = events[i]
@@ -132,6 +168,7 @@ final class EventLoop: @unchecked Sendable {
                     hangUp: flags & (EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0)
             }
             runPending()
+            runLocal()
             let now = DispatchTime.now().uptimeNanoseconds
             if now - lastTick >= tickInterval {
                 lastTick = now
@@ -140,6 +177,18 @@ final class EventLoop: @unchecked Sendable {
             }
         }
         runPending()
+        runLocal()
+        let late = pending.withLock { p -> [@Sendable () -> Void] in
+            p.ended = true
+            defer { p.work = [] }
+            return p.work
+        }
+        for item in late { item() }
+        runLocal()
+        // Tasks still waiting to run here must not be lost with the loop.
+        for job in localJobs { globalConcurrentExecutor.enqueue(ExecutorJob(job)) }
+        localJobs = []
+        localWork = []
         clients.removeAll()
         tickHandlers.removeAll()
         finished.signal()
@@ -150,14 +199,43 @@ final class EventLoop: @unchecked Sendable {
         for client in clients.values { body(client) }
     }
 
+    /// Runs task jobs and work queued from this thread, including what they queue in turn
+    /// (bounded, so socket events are not starved).
+    private func runLocal() {
+        var rounds = 0
+        while (!localJobs.isEmpty || !localWork.isEmpty) && rounds < 16 {
+            rounds += 1
+            let jobs = localJobs
+            localJobs.removeAll(keepingCapacity: true)
+            for job in jobs { job.runSynchronously(on: asUnownedTaskExecutor()) }
+            let work = localWork
+            localWork.removeAll(keepingCapacity: true)
+            for item in work { item() }
+        }
+    }
+
     private func runPending() {
         var drained: UInt64 = 0
         _ = Glibc.read(wakeFD, &drained, 8)
         wakePending.withLock { $0 = false }
-        let work = pending.withLock { queue -> [@Sendable () -> Void] in
-            defer { queue.removeAll(keepingCapacity: true) }
-            return queue
+        let work = pending.withLock { p -> [@Sendable () -> Void] in
+            defer { p.work.removeAll(keepingCapacity: true) }
+            return p.work
         }
         for item in work { item() }
+    }
+}
+
+/// Handler tasks may prefer the loop as their executor: a request is then parsed, handled and
+/// answered on one thread with no hand-offs. Jobs from other threads arrive through `execute`.
+extension EventLoop: TaskExecutor {
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        if inLoopThread {
+            localJobs.append(job)
+        } else if !submit({ [self] in localJobs.append(job) }) {
+            // The loop is gone (server shut down): let the task finish elsewhere.
+            globalConcurrentExecutor.enqueue(ExecutorJob(job))
+        }
     }
 }

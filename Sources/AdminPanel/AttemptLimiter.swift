@@ -1,0 +1,38 @@
+import Foundation
+
+/// At most `limit` failures within a sliding `window`; used for wrong delete passwords (per
+/// session) and wrong access codes (per address). A value type: the owner keeps it in its actor.
+struct AttemptLimiter: Sendable, Equatable {
+    var limit: Int
+    var window: TimeInterval
+    private(set) var failures: [Date] = []
+
+    init(limit: Int, window: TimeInterval) {
+        self.limit = limit
+        self.window = window
+    }
+
+    /// When locked, how long until the oldest failure leaves the window; nil when attempts remain.
+    func retryAfter(now: Date) -> TimeInterval? {
+        let recent = failures.filter { now.timeIntervalSince($0) < window }
+        guard recent.count >= limit, let oldest = recent.first else { return nil }
+        return max(1, window - now.timeIntervalSince(oldest))
+    }
+
+    func remaining(now: Date) -> Int {
+        max(0, limit - failures.filter { now.timeIntervalSince($0) < window }.count)
+    }
+
+    mutating func recordFailure(now: Date) {
+        failures = failures.filter { now.timeIntervalSince($0) < window }
+        failures.append(now)
+    }
+
+    /// "about 7 minutes", "1 minute", "40 seconds" — for wait messages.
+    static func describe(_ interval: TimeInterval) -> String {
+        let seconds = Int(interval.rounded(.up))
+        if seconds < 60 { return seconds == 1 ? "1 second" : "\(seconds) seconds" }
+        let minutes = Int((Double(seconds) / 60).rounded(.up))
+        return minutes == 1 ? "1 minute" : "\(minutes) minutes"
+    }
+}

@@ -1,0 +1,204 @@
+import Foundation
+import OpenMarketCore
+
+/// The `openmarket-admin` command line: flags first, then `OPENMARKET_*` environment variables,
+/// then defaults. Parsing is pure so it can be tested; the executable acts on the result.
+public struct LaunchOptions: Sendable, Equatable {
+    public var host = "127.0.0.1"
+    public var port = 8080
+    public var api: URL?
+    public var dialect = Dialect.v2a
+    public var identifier: String?
+    public var secret: String?
+    public var vendorID: Int?
+    public var dataDirectory = "./.openmarket"
+    public var sandboxPort = 8081
+    public var publicDirectory: String?
+    public var templatesDirectory: String?
+    /// Seconds for one upstream exchange.
+    public var timeout: TimeInterval = 10
+    public var accessCode: String?
+    /// Sample products for an empty embedded sandbox (demos and benchmarks).
+    public var seed = 0
+    public var showHelp = false
+
+    public init() {}
+
+    /// Flag name → environment variable.
+    static let flags: [(flag: String, env: String)] = [
+        ("host", "OPENMARKET_HOST"), ("port", "OPENMARKET_PORT"), ("api", "OPENMARKET_API"),
+        ("dialect", "OPENMARKET_DIALECT"), ("identifier", "OPENMARKET_IDENTIFIER"),
+        ("secret", "OPENMARKET_SECRET"), ("vendor-id", "OPENMARKET_VENDOR_ID"), ("data", "OPENMARKET_DATA"),
+        ("sandbox-port", "OPENMARKET_SANDBOX_PORT"), ("public", "OPENMARKET_PUBLIC"),
+        ("templates", "OPENMARKET_TEMPLATES"), ("timeout", "OPENMARKET_TIMEOUT"),
+        ("access-code", "OPENMARKET_ACCESS_CODE"), ("seed", "OPENMARKET_SEED"),
+    ]
+
+    public static let usage = """
+        Usage: openmarket-admin [options]
+
+        A web admin panel for Open Market sellers. Without --api it starts an embedded sandbox API.
+
+          --host H            address the panel listens on (default 127.0.0.1; anything but
+                              loopback turns on the sign-in page)
+          --port P            panel port (default 8080)
+          --api URL           the Open Market API to use (default: start the embedded sandbox)
+          --dialect v2a|v2b   API dialect (default v2a)
+          --identifier ID     vendor identifier (required with --api)
+          --secret S          vendor secret (required with --api; stays on the server)
+          --vendor-id N       the vendor's numeric id (shows edit/delete only on its products)
+          --data DIR          sandbox data folder (default ./.openmarket)
+          --sandbox-port P    embedded sandbox port (default 8081)
+          --public DIR        static files (default: the checkout's Public/)
+          --templates DIR     HTML templates (default: the checkout's Templates/)
+          --timeout SECONDS   upstream timeout (default 10)
+          --access-code CODE  sign-in code when access control is on (default: random, printed)
+          --seed N            sample products for an empty embedded sandbox (default 0)
+          --help              show this help
+
+        Every option can also come from the environment: OPENMARKET_HOST, OPENMARKET_PORT,
+        OPENMARKET_API, OPENMARKET_DIALECT, OPENMARKET_IDENTIFIER, OPENMARKET_SECRET,
+        OPENMARKET_VENDOR_ID, OPENMARKET_DATA, OPENMARKET_SANDBOX_PORT, OPENMARKET_PUBLIC,
+        OPENMARKET_TEMPLATES, OPENMARKET_TIMEOUT, OPENMARKET_ACCESS_CODE, OPENMARKET_SEED.
+        """
+
+    /// A bad command line, explained in one line (the executable exits with status 2).
+    public struct Problem: Error, Equatable, CustomStringConvertible, Sendable {
+        public let description: String
+    }
+
+    public static func parse(_ arguments: [String], environment: [String: String]) throws(Problem) -> LaunchOptions {
+        var given: [String: String] = [:]
+        var index = 0
+        var options = LaunchOptions()
+        if arguments.contains("--help") || arguments.contains("-h") {
+            options.showHelp = true
+            return options
+        }
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            guard argument.hasPrefix("--") else { throw Problem(description: "unexpected argument '\(argument)' (see --help)") }
+            var name = String(argument.dropFirst(2))
+            var value: String?
+            if let equals = name.firstIndex(of: "=") {
+                value = String(name[name.index(after: equals)...])
+                name = String(name[..<equals])
+            }
+            guard flags.contains(where: { $0.flag == name }) else {
+                throw Problem(description: "unknown option --\(name) (see --help)")
+            }
+            if value == nil {
+                guard index < arguments.count, !arguments[index].hasPrefix("--") else {
+                    throw Problem(description: "--\(name) needs a value")
+                }
+                value = arguments[index]
+                index += 1
+            }
+            given[name] = value
+        }
+        for (flag, env) in flags where given[flag] == nil {
+            if let value = environment[env], !value.isEmpty { given[flag] = value }
+        }
+        try options.apply(given)
+        return options
+    }
+
+    private mutating func apply(_ given: [String: String]) throws(Problem) {
+        func port(_ name: String) throws(Problem) -> Int? {
+            guard let text = given[name] else { return nil }
+            guard let value = Int(text), (0...65535).contains(value) else {
+                throw Problem(description: "--\(name) must be a port number from 0 to 65535, not '\(text)'")
+            }
+            return value
+        }
+        if let host = given["host"] {
+            guard !host.isEmpty, !host.contains(where: { $0.isWhitespace || $0 == "/" }) else {
+                throw Problem(description: "--host must be an address like 127.0.0.1 or 0.0.0.0")
+            }
+            self.host = host
+        }
+        if let value = try port("port") { self.port = value }
+        if let value = try port("sandbox-port") { sandboxPort = value }
+        if let text = given["api"] {
+            guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+                  url.host?.isEmpty == false else {
+                throw Problem(description: "--api must be an http:// or https:// URL, not '\(text)'")
+            }
+            api = url
+        }
+        if let text = given["dialect"] {
+            guard let value = Dialect(rawValue: text.lowercased()) else {
+                throw Problem(description: "--dialect must be v2a or v2b, not '\(text)'")
+            }
+            dialect = value
+        }
+        identifier = given["identifier"]
+        secret = given["secret"]
+        if let text = given["vendor-id"] {
+            guard let value = Int(text), value > 0 else { throw Problem(description: "--vendor-id must be a positive number") }
+            vendorID = value
+        }
+        if let text = given["data"] { dataDirectory = text }
+        publicDirectory = given["public"]
+        templatesDirectory = given["templates"]
+        if let text = given["timeout"] {
+            guard let value = Double(text), value > 0, value <= 600 else {
+                throw Problem(description: "--timeout must be a number of seconds from 0 to 600")
+            }
+            timeout = value
+        }
+        if let text = given["access-code"] {
+            guard text.count >= 6 else { throw Problem(description: "--access-code must have at least 6 characters") }
+            accessCode = text
+        }
+        if let text = given["seed"] {
+            guard let value = Int(text), (0...10_000).contains(value) else {
+                throw Problem(description: "--seed must be a number from 0 to 10000")
+            }
+            seed = value
+        }
+        if api != nil, identifier == nil || secret == nil {
+            throw Problem(description: "--api needs --identifier and --secret (or OPENMARKET_IDENTIFIER and OPENMARKET_SECRET)")
+        }
+        if (identifier == nil) != (secret == nil) {
+            throw Problem(description: "--identifier and --secret go together")
+        }
+    }
+
+    /// Loopback addresses keep the panel private to this machine; anything else needs sign-in.
+    public static func isLoopback(_ host: String) -> Bool {
+        let lowered = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        return lowered == "localhost" || lowered == "::1" || lowered.hasPrefix("127.")
+    }
+}
+
+/// Finds the checkout's `Public/` and `Templates/` when no flag names them: walks up from the
+/// executable's folder and from the working directory, looking for a folder holding
+/// `Package.swift` and `Templates/`.
+public enum CheckoutLocator {
+    public static func checkoutRoot(executablePath: String, workingDirectory: String) -> URL? {
+        for start in [executablePath, workingDirectory] where !start.isEmpty {
+            var folder = URL(fileURLWithPath: start).standardizedFileURL.resolvingSymlinksInPath()
+            for _ in 0..<12 {
+                if isCheckout(folder) { return folder }
+                let parent = folder.deletingLastPathComponent()
+                if parent.path == folder.path { break }
+                folder = parent
+            }
+        }
+        return nil
+    }
+
+    static func isCheckout(_ folder: URL) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path)
+            && FileManager.default.fileExists(atPath: folder.appendingPathComponent("Templates").path, isDirectory: &isDirectory)
+            && isDirectory.boolValue
+    }
+}
+
+extension LaunchOptions {
+    /// A fresh access code for a panel on the network when none is configured.
+    public static func generatedAccessCode() -> String { SecureToken.accessCode() }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import HTTPServer
+import OpenMarketCore
+
+extension PanelApp {
+    /// `GET /media/{path...}`: a product image fetched from the configured API origin only
+    /// (the route maps a path, never a host), kept in a bounded memory cache, with an ETag.
+    /// Only bytes that really are JPEG/PNG/GIF/WebP are passed on, so it cannot proxy pages or JSON.
+    func mediaFile(_ request: HTTPRequest) async throws -> HTTPResponse {
+        var path = request.pathParameters["path"] ?? ""
+        while path.hasPrefix("/") { path.removeFirst() }
+        guard let url = media.upstreamURL(forPath: path) else { return Self.plain(404, "Not found") }
+        let key = url.absoluteString
+
+        let cached: CachedMedia
+        if let hit = await mediaCache.get(key) {
+            cached = hit
+        } else {
+            let answer: TransportResponse
+            do {
+                answer = try await transport.send(TransportRequest(method: "GET", url: url, headers: [],
+                                                                   body: nil, timeout: configuration.api.timeout))
+            } catch {
+                return Self.plain(502, "The image could not be fetched from the store.")
+            }
+            guard answer.status == 200 else {
+                return Self.plain(answer.status == 404 ? 404 : 502, "The image is not available.")
+            }
+            guard let format = ImageFormat.detect(answer.body) else { return Self.plain(502, "The store did not send an image.") }
+            cached = CachedMedia(data: answer.body, contentType: format.mimeType, etag: MediaCache.etag(for: answer.body))
+            await mediaCache.put(key, cached)
+        }
+
+        var response: HTTPResponse
+        if let tags = request.headers["If-None-Match"], Self.matches(tags, cached.etag) {
+            response = HTTPResponse(status: 304)
+        } else {
+            response = HTTPResponse(status: 200, body: .data(cached.data))
+            response.headers["Content-Type"] = cached.contentType
+        }
+        response.headers["ETag"] = cached.etag
+        response.headers["Cache-Control"] = "public, max-age=86400"
+        return response
+    }
+
+    static func matches(_ ifNoneMatch: String, _ etag: String) -> Bool {
+        ifNoneMatch.split(separator: ",").contains { tag in
+            let trimmed = tag.trimmingCharacters(in: .whitespaces)
+            return trimmed == "*" || trimmed == etag || trimmed == "W/" + etag
+        }
+    }
+
+    static func plain(_ status: Int, _ text: String) -> HTTPResponse {
+        var response = HTTPResponse.text(text, status: status)
+        response.headers["Cache-Control"] = "no-store"
+        return response
+    }
+
+    /// `GET /healthz`: the panel is up; whether the API answers its health check; the version.
+    func health(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let reachable = (try? await client.healthCheck()) ?? false
+        let body: [String: Any] = ["panel": "up", "api_reachable": reachable, "version": configuration.version]
+        let data = try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
+        var response = HTTPResponse.json(data, status: 200)
+        response.headers["Cache-Control"] = "no-store"
+        return response
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import HTMLTemplates
+import HTTPServer
+
+/// What the frame around a page shows besides the page itself.
+struct PageChrome: Sendable {
+    enum Section: Sendable { case products, register, none }
+    var flash: String?
+    var session: SessionSnapshot?
+    var accessControl = false
+    var section: Section = .none
+}
+
+/// Renders a page template into the layout. Templates are parsed once at start; a page is two
+/// walks over prepared value trees, no reflection.
+struct PageRenderer: Sendable {
+    let templates: TemplateSet
+    let version: String
+    let apiHost: String
+
+    /// The names every panel needs; checked at start so a missing file fails early.
+    static let requiredTemplates = ["layout", "products", "product", "product_new", "product_edit",
+                                    "product_form", "product_delete", "error", "not_found", "login"]
+
+    init(templates: TemplateSet, version: String, apiHost: String) throws {
+        let missing = Self.requiredTemplates.filter { !templates.names.contains($0) }
+        guard missing.isEmpty else {
+            throw PanelStartupError("the templates folder lacks " + missing.map { "\($0).html" }.joined(separator: ", "))
+        }
+        self.templates = templates
+        self.version = version
+        self.apiHost = apiHost
+    }
+
+    func page(_ template: String, title: String, context: [String: TemplateValue],
+              chrome: PageChrome, status: Int = 200) throws -> HTTPResponse {
+        let body = try templates.render(template, .object(context))
+        let frame: TemplateValue = .object([
+            "title": .string(title),
+            "body": .trustedHTML(body),
+            "flash": chrome.flash.map { .object(["message": .string($0)]) } ?? .null,
+            "signed_in": .bool(chrome.accessControl && (chrome.session?.signedIn ?? false)),
+            "csrf_token": .string(chrome.session?.csrfToken ?? ""),
+            "nav_products": .bool(chrome.section == .products),
+            "nav_register": .bool(chrome.section == .register),
+            "version": .string(version),
+            "api_host": .string(apiHost),
+        ])
+        return HTTPResponse.html(try templates.render("layout", frame), status: status)
+    }
+}
+
+/// A start-up problem explained in one sentence (missing folder, bad template…).
+public struct PanelStartupError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

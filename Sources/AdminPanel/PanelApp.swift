@@ -1,0 +1,187 @@
+import Foundation
+import HTMLTemplates
+import HTTPServer
+import OpenMarketCore
+
+/// The web app: shared state and the helpers every handler uses. Handlers live in extensions,
+/// one file per page family; `routes()` wires them to paths.
+final class PanelApp: Sendable {
+    static let viewCookie = "om_view"
+
+    let configuration: PanelConfiguration
+    let client: OpenMarketClient
+    let transport: any HTTPTransport
+    let renderer: PageRenderer
+    let presenter: ProductPresenter
+    let media: MediaLinks
+    let sessions: SessionStore
+    let staging: StagedUploads
+    let mediaCache: MediaCache
+    let vendor: VendorIdentity
+    let loginAttempts: AddressLimiter
+    let staticFiles: StaticFiles
+
+    init(configuration: PanelConfiguration, transport: any HTTPTransport) throws {
+        self.configuration = configuration
+        self.transport = transport
+        client = OpenMarketClient(configuration: configuration.api, transport: transport)
+        let templates: TemplateSet
+        do {
+            templates = try TemplateSet(directory: configuration.templatesDirectory)
+        } catch {
+            throw PanelStartupError("templates in \(configuration.templatesDirectory.path) could not be loaded: \(error)")
+        }
+        let base = configuration.api.baseURL
+        let apiHost = (base.host ?? "?") + (base.port.map { ":\($0)" } ?? "")
+        renderer = try PageRenderer(templates: templates, version: configuration.version, apiHost: apiHost)
+        media = MediaLinks(apiBaseURL: base)
+        presenter = ProductPresenter(media: media)
+        sessions = SessionStore(deleteLimit: configuration.deleteAttemptLimit,
+                                deleteWindow: configuration.deleteAttemptWindow, now: configuration.now)
+        staging = try StagedUploads(directory: configuration.stagingDirectory ?? StagedUploads.makePrivateDirectory(),
+                                    lifetime: configuration.stagingLifetime, now: configuration.now)
+        mediaCache = MediaCache(maxBytes: configuration.mediaCacheBytes)
+        vendor = VendorIdentity(id: configuration.vendorID)
+        loginAttempts = AddressLimiter(limit: 10, window: 600, now: configuration.now)
+        do {
+            staticFiles = try StaticFiles(root: configuration.publicDirectory, cacheControl: "public, max-age=300")
+        } catch {
+            throw PanelStartupError("the public folder \(configuration.publicDirectory.path) cannot be served: \(error)")
+        }
+    }
+
+    var accessControl: Bool { configuration.accessCode != nil }
+
+    // MARK: sessions
+
+    /// The browser's session as a page sees it, plus the cookie to set when it is new.
+    struct Visit: Sendable {
+        var session: SessionSnapshot?
+        var flash: String?
+        var newCookie: SetCookie?
+    }
+
+    /// `create`: pages with forms need a session (for the CSRF token); the list page does not.
+    func visit(_ request: HTTPRequest, create: Bool, takeFlash: Bool = true) async -> Visit {
+        let cookie = request.cookies[SessionStore.cookieName]
+        guard cookie != nil || create else { return Visit() }
+        let result = await sessions.visit(id: cookie, create: create, takeFlash: takeFlash)
+        let newCookie = result.created ? result.session.map { SetCookie(name: SessionStore.cookieName, value: $0.id) } : nil
+        return Visit(session: result.session, flash: result.flash, newCookie: newCookie)
+    }
+
+    func chrome(_ visit: Visit, section: PageChrome.Section = .none) -> PageChrome {
+        PageChrome(flash: visit.flash, session: visit.session, accessControl: accessControl, section: section)
+    }
+
+    func page(_ template: String, title: String, context: [String: TemplateValue], visit: Visit,
+              section: PageChrome.Section = .none, status: Int = 200) throws -> HTTPResponse {
+        var response = try renderer.page(template, title: title, context: context,
+                                         chrome: chrome(visit, section: section), status: status)
+        if let cookie = visit.newCookie { response.setCookie(cookie) }
+        return response
+    }
+
+    /// 303 to `location`, leaving a one-time message for the next page.
+    func redirect(to location: String, flash: String?, session: SessionSnapshot?) async -> HTTPResponse {
+        if let flash, let session { await sessions.setFlash(flash, for: session.id) }
+        return .redirect(to: location, status: 303)
+    }
+
+    // MARK: CSRF
+
+    /// The session of a POST whose form carries that session's CSRF token; else a 403 page.
+    /// (The Origin header is checked earlier, for every POST, by `originCheck`.)
+    func requireCSRF(_ request: HTTPRequest, formToken: String?) async throws -> SessionSnapshot {
+        let visit = await visit(request, create: false, takeFlash: false)
+        guard let session = visit.session, let formToken, !formToken.isEmpty,
+              SecureToken.equal(formToken, session.csrfToken) else {
+            throw PageFailure(status: 403, heading: "This form has expired",
+                              message: "The form was not accepted because its security token is missing or out of date. Go back, reload the page and submit it again.")
+        }
+        return session
+    }
+
+    // MARK: errors
+
+    func errorPage(_ failure: PageFailure, request: HTTPRequest) async -> HTTPResponse {
+        let visit = await visit(request, create: false, takeFlash: false)
+        let template = failure.status == 404 ? "not_found" : "error"
+        let context: [String: TemplateValue] = [
+            "status": .int(failure.status),
+            "heading": .string(failure.heading),
+            "message": .string(failure.message),
+            "detail": failure.detail.map { .object(["text": .string($0)]) } ?? .null,
+            "retry": failure.retryURL.map { .object(["url": .string($0)]) } ?? .null,
+        ]
+        do {
+            var response = try page(template, title: failure.heading, context: context, visit: visit, status: failure.status)
+            if failure.status == 413 { response.headers["Connection"] = "close" }
+            return response
+        } catch {
+            return .text("\(failure.heading). \(failure.message)", status: failure.status)
+        }
+    }
+
+    /// Wraps a handler so failures become pages: a `PageFailure` as is, an API error by its
+    /// meaning (with a retry link for GETs), a body-parsing error by its status.
+    func page(_ handler: @escaping @Sendable (PanelApp, HTTPRequest) async throws -> HTTPResponse) -> HTTPHandler {
+        { [self] request in
+            do {
+                return try await handler(self, request)
+            } catch let failure as PageFailure {
+                return await errorPage(failure, request: request)
+            } catch let error as OpenMarketError {
+                let retry = request.method == "GET" ? request.path : nil
+                return await errorPage(PageFailure(error, retryURL: retry), request: request)
+            } catch let error as HTTPError {
+                return await errorPage(failure(for: error), request: request)
+            }
+        }
+    }
+
+    func failure(for error: HTTPError) -> PageFailure {
+        switch error.status {
+        case 413:
+            PageFailure(status: 413, heading: "Upload too large",
+                        message: "The upload is larger than the panel accepts (\(configuration.uploadLimit >> 20) MiB in all). Choose fewer or smaller images; each image may be at most \(ProductRules.maxImageBytes / 1024) KB.")
+        case 404:
+            .notFound()
+        default:
+            PageFailure(status: error.status, heading: "The request could not be read", message: error.message)
+        }
+    }
+
+    /// The product id of `/products/{id}…`, or a 404 page.
+    static func productID(_ request: HTTPRequest) throws -> Int {
+        guard let text = request.pathParameters["id"], let id = Int(text), id > 0 else {
+            throw PageFailure.notFound("There is no product at this address.")
+        }
+        return id
+    }
+}
+
+/// Wrong access codes per client address (so a new session does not reset the count).
+actor AddressLimiter {
+    private var limiters: [String: AttemptLimiter] = [:]
+    private let limit: Int
+    private let window: TimeInterval
+    private let now: @Sendable () -> Date
+
+    init(limit: Int, window: TimeInterval, now: @escaping @Sendable () -> Date) {
+        self.limit = limit
+        self.window = window
+        self.now = now
+    }
+
+    func retryAfter(_ address: String) -> TimeInterval? {
+        limiters[address]?.retryAfter(now: now())
+    }
+
+    func recordFailure(_ address: String) {
+        if limiters.count > 10_000 { limiters.removeAll() }
+        var limiter = limiters[address] ?? AttemptLimiter(limit: limit, window: window)
+        limiter.recordFailure(now: now())
+        limiters[address] = limiter
+    }
+}

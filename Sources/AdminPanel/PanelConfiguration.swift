@@ -1,0 +1,45 @@
+import Foundation
+import OpenMarketCore
+
+/// Everything the panel needs to run, decided by the executable (flags, environment, sandbox).
+public struct PanelConfiguration: Sendable {
+    public var host: String
+    public var port: Int
+    /// Where the API is and the vendor the panel acts for (identifier/secret stay server-side).
+    public var api: ClientConfiguration
+    /// The vendor whose products this panel may edit; nil = learn it from the first register.
+    public var vendorID: Int?
+    public var publicDirectory: URL
+    public var templatesDirectory: URL
+    /// Non-nil turns on the login page; the executable sets it when listening beyond loopback.
+    public var accessCode: String?
+    /// Private folder for staged uploads; nil = a fresh one under the temporary directory.
+    public var stagingDirectory: URL?
+    public var stagingLifetime: TimeInterval = 3600
+    public var mediaCacheBytes = 32 << 20
+    /// Largest register request (all images and fields); beyond it a 413 page.
+    public var uploadLimit = 16 << 20
+    public var deleteAttemptLimit = 5
+    public var deleteAttemptWindow: TimeInterval = 600
+    public var itemsPerPage = 20
+    public var version = "1.0.0"
+    /// The clock for expiry and limits; tests move it forward instead of sleeping.
+    public var now: @Sendable () -> Date = { Date() }
+    /// One line per request; nil = quiet. Lines carry the route template, never the real path.
+    public var accessLog: (@Sendable (String) -> Void)? = { line in
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+    /// Event-loop threads of the panel's server.
+    public var eventLoopCount = ProcessInfo.processInfo.activeProcessorCount
+
+    public init(host: String = "127.0.0.1", port: Int = 8080, api: ClientConfiguration, vendorID: Int? = nil,
+                publicDirectory: URL, templatesDirectory: URL, accessCode: String? = nil) {
+        self.host = host
+        self.port = port
+        self.api = api
+        self.vendorID = vendorID
+        self.publicDirectory = publicDirectory
+        self.templatesDirectory = templatesDirectory
+        self.accessCode = accessCode
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+import HTMLTemplates
+import OpenMarketCore
+
+/// The product form's fields exactly as typed (strings), so a form that comes back with errors
+/// shows what the seller entered, not a reinterpretation of it.
+struct ProductFormValues: Sendable, Equatable {
+    var name = ""
+    var description = ""
+    var price = ""
+    var currency = Currency.KRW.rawValue
+    var discountedPrice = ""
+    var stock = ""
+    var thumbnailID = ""
+
+    init() {}
+
+    init(field: (String) -> String?) {
+        name = field("name") ?? ""
+        description = Self.normalizedNewlines(field("description") ?? "")
+        price = (field("price") ?? "").trimmingCharacters(in: .whitespaces)
+        currency = (field("currency") ?? "").trimmingCharacters(in: .whitespaces)
+        discountedPrice = (field("discounted_price") ?? "").trimmingCharacters(in: .whitespaces)
+        stock = (field("stock") ?? "").trimmingCharacters(in: .whitespaces)
+        thumbnailID = (field("thumbnail_id") ?? "").trimmingCharacters(in: .whitespaces)
+    }
+
+    /// The values of a product as the edit form shows them.
+    init(product: ProductDetail, thumbnailID: Int?) {
+        name = product.name
+        description = product.description
+        price = Money.inputValue(product.price)
+        currency = product.currency.rawValue
+        discountedPrice = Money.inputValue(product.discountedPrice)
+        stock = String(product.stock)
+        self.thumbnailID = thumbnailID.map(String.init) ?? ""
+    }
+
+    /// Browsers send CRLF in textareas; the API and the length rules count one character per line break.
+    private static func normalizedNewlines(_ text: String) -> String {
+        text.replacingOccurrences(of: "\r\n", with: "\n")
+    }
+
+    struct Parsed: Sendable, Equatable {
+        var name: String
+        var description: String
+        var price: Double
+        var currency: Currency
+        var discountedPrice: Double
+        var stock: Int
+        var thumbnailID: Int?
+    }
+
+    /// Numbers and the currency read from the text; issues for what cannot be read. Rule checks
+    /// (lengths, ranges) are the core's job and happen after this.
+    func parse() -> (parsed: Parsed, issues: [FieldIssue]) {
+        var issues: [FieldIssue] = []
+        let currencyValue = Currency(rawValue: currency)
+        if currencyValue == nil { issues += ProductRules.currencyIssues(currency) }
+        let priceValue = Self.number(price)
+        if price.isEmpty {
+            issues.append(FieldIssue(field: "price", message: "Enter a price."))
+        } else if priceValue == nil {
+            issues.append(FieldIssue(field: "price", message: "Enter the price as a number, like 12000 or 12.50."))
+        }
+        let discountValue = discountedPrice.isEmpty ? 0 : Self.number(discountedPrice)
+        if discountValue == nil {
+            issues.append(FieldIssue(field: "discounted_price", message: "Enter the discount as a number, or leave it empty."))
+        }
+        let stockValue = stock.isEmpty ? 0 : Int(stock)
+        if stockValue == nil {
+            issues.append(FieldIssue(field: "stock", message: "Enter the stock as a whole number, like 10."))
+        }
+        var thumbnail: Int?
+        if !thumbnailID.isEmpty {
+            thumbnail = Int(thumbnailID)
+            if thumbnail == nil {
+                issues.append(FieldIssue(field: "thumbnail_id", message: "Choose one of this product's images as the thumbnail."))
+            }
+        }
+        let parsed = Parsed(name: name, description: description, price: priceValue ?? .nan,
+                            currency: currencyValue ?? .KRW, discountedPrice: discountValue ?? .nan,
+                            stock: stockValue ?? 0, thumbnailID: thumbnail)
+        return (parsed, issues)
+    }
+
+    /// "12,000", "12000", "12.50", "₩12,000" → a finite number; anything else → nil.
+    static func number(_ text: String) -> Double? {
+        let cleaned = text.filter { !",_ ₩$".contains($0) }
+        guard !cleaned.isEmpty, let value = Double(cleaned), value.isFinite else { return nil }
+        return value
+    }
+
+    /// Template fields: each value, the currency choice, and the rule numbers for hints/constraints.
+    func templateFields() -> [String: TemplateValue] {
+        [
+            "name": .string(name),
+            "description": .string(description),
+            "price": .string(price),
+            "discounted_price": .string(discountedPrice),
+            "stock": .string(stock),
+            "currency_krw": .bool(currency != Currency.USD.rawValue),
+            "currency_usd": .bool(currency == Currency.USD.rawValue),
+            "name_min": .int(ProductRules.nameLength.lowerBound),
+            "name_max": .int(ProductRules.nameLength.upperBound),
+            "description_min": .int(ProductRules.descriptionLength.lowerBound),
+            "description_max": .int(ProductRules.descriptionLength.upperBound),
+            "images_min": .int(ProductRules.imageCount.lowerBound),
+            "images_max": .int(ProductRules.imageCount.upperBound),
+            "image_max_bytes": .int(ProductRules.maxImageBytes),
+            "image_max_text": .string("\(ProductRules.maxImageBytes / 1024) KB"),
+        ]
+    }
+}
+
+/// Field issues as the form shows them: one message per field next to it (the first), and a
+/// summary at the top listing them all. Issues without a known field go to the summary only.
+enum FormIssues {
+    static let fieldOrder = ["name", "description", "currency", "price", "discounted_price", "stock", "images", "thumbnail_id", "password"]
+
+    static func templateFields(_ issues: [FieldIssue]) -> [String: TemplateValue] {
+        guard !issues.isEmpty else { return ["summary": .null] }
+        var fields: [String: TemplateValue] = [:]
+        var byField: [String: [String]] = [:]
+        for issue in issues { byField[issue.field, default: []].append(issue.message) }
+        for (field, messages) in byField where fieldOrder.contains(field) {
+            fields[field + "_error"] = .object(["message": .string(messages.joined(separator: " "))])
+        }
+        let ordered = issues.sorted { rank($0.field) < rank($1.field) }
+        let items: [TemplateValue] = ordered.map { issue in
+            .object([
+                "field_id": .string(fieldOrder.contains(issue.field) ? issue.field : "content"),
+                "message": .string(issue.message),
+            ])
+        }
+        let heading = issues.count == 1 ? "There is 1 problem with this form" : "There are \(issues.count) problems with this form"
+        fields["summary"] = .object(["heading": .string(heading), "items": .list(items)])
+        return fields
+    }
+
+    private static func rank(_ field: String) -> Int {
+        fieldOrder.firstIndex(of: field) ?? fieldOrder.count
+    }
+}

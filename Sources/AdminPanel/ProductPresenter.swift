@@ -1,0 +1,91 @@
+import Foundation
+import HTMLTemplates
+import OpenMarketCore
+
+/// Turns API models into template values: formatted prices, "sold out", dates, image links
+/// through `/media`. The templates stay logic-less; every decision is made here.
+struct ProductPresenter: Sendable {
+    let media: MediaLinks
+
+    func imageSource(_ url: String) -> TemplateValue {
+        guard let path = media.panelPath(for: url) else { return .null }
+        return .string(path)
+    }
+
+    func vendorLabel(id: Int, name: String?, ownVendorID: Int?) -> String {
+        if let name, !name.isEmpty { return name }
+        return id == ownVendorID ? "Your store" : "Vendor \(id)"
+    }
+
+    func stockText(_ stock: Int) -> String {
+        stock == 1 ? "1 in stock" : "\(Money.grouped(Double(stock), fractionDigits: 0)) in stock"
+    }
+
+    /// Price fields shared by list rows and the detail page.
+    func priceFields(price: Double, bargainPrice: Double, discountedPrice: Double, currency: Currency) -> [String: TemplateValue] {
+        let discounted = discountedPrice > 0
+        return [
+            "discounted": .bool(discounted),
+            "original_price": .string(Money.format(price, currency)),
+            "price": .string(Money.format(discounted ? bargainPrice : price, currency)),
+            "discount": .string(Money.format(discountedPrice, currency)),
+        ]
+    }
+
+    func listItem(_ item: ProductListItem, ownVendorID: Int?) -> TemplateValue {
+        var fields = priceFields(price: item.price, bargainPrice: item.bargainPrice,
+                                 discountedPrice: item.discountedPrice, currency: item.currency)
+        let source = imageSource(item.thumbnail)
+        fields["id"] = .int(item.id)
+        fields["name"] = .string(item.name)
+        fields["vendor"] = .string(vendorLabel(id: item.vendorID, name: item.vendorName, ownVendorID: ownVendorID))
+        fields["thumbnail"] = source == .null ? .null : .object(["src": source])
+        fields["description"] = item.description.map { .object(["text": .string($0)]) } ?? .null
+        fields["sold_out"] = .bool(item.stock <= 0)
+        fields["stock_text"] = .string(stockText(item.stock))
+        return .object(fields)
+    }
+
+    /// Which image is the thumbnail: the one whose thumbnail URL the product names, else the first.
+    func thumbnailImageID(of product: ProductDetail) -> Int? {
+        product.images.first { $0.thumbnailURL == product.thumbnail || $0.url == product.thumbnail }?.id
+            ?? product.images.first?.id
+    }
+
+    func detail(_ product: ProductDetail, ownVendorID: Int?) -> [String: TemplateValue] {
+        var fields = priceFields(price: product.price, bargainPrice: product.bargainPrice,
+                                 discountedPrice: product.discountedPrice, currency: product.currency)
+        let thumbnailID = thumbnailImageID(of: product)
+        let count = product.images.count
+        let images: [TemplateValue] = product.images.enumerated().map { index, image in
+            let full = imageSource(image.url)
+            return .object([
+                "index": .int(index),
+                "number": .int(index + 1),
+                "count": .int(count),
+                "src": full,
+                "full_src": full,
+                "thumb_src": imageSource(image.thumbnailURL),
+                "alt": .string("\(product.name), image \(index + 1) of \(count)"),
+                "lazy": .bool(index > 0),
+                "is_thumbnail": .bool(image.id == thumbnailID),
+            ])
+        }
+        fields["id"] = .int(product.id)
+        fields["name"] = .string(product.name)
+        fields["description"] = .string(product.description)
+        fields["vendor"] = .string(vendorLabel(id: product.vendorID, name: product.vendor?.name, ownVendorID: ownVendorID))
+        fields["currency"] = .string(product.currency.rawValue)
+        fields["stock"] = .int(product.stock)
+        fields["stock_text"] = .string(stockText(product.stock))
+        fields["sold_out"] = .bool(product.stock <= 0)
+        fields["images"] = .list(images)
+        fields["has_many_images"] = .bool(count > 1)
+        fields["created"] = .string(DisplayDate.text(product.createdAt))
+        fields["created_iso"] = .string(DisplayDate.iso(product.createdAt))
+        fields["issued"] = .string(DisplayDate.text(product.issuedAt))
+        fields["issued_iso"] = .string(DisplayDate.iso(product.issuedAt))
+        fields["thumbnail"] = product.images.isEmpty ? .null : .object(["src": imageSource(product.thumbnail)])
+        return fields
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import HTMLTemplates
+import HTTPServer
+import OpenMarketCore
+
+extension PanelApp {
+    /// `GET /products/new`
+    func registerForm(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let visit = await visit(request, create: true)
+        let state = ProductFormState(values: ProductFormValues())
+        return try page("product_new", title: "Register a product",
+                        context: formContext(state, editing: nil, csrfToken: visit.session?.csrfToken ?? ""),
+                        visit: visit, section: .register)
+    }
+
+    /// `POST /products` (multipart): validates with the core's rules, stages the images so an
+    /// error never loses them, then registers through the client and redirects to the product.
+    func registerProduct(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let form = try await request.multipartForm(limits: MultipartLimits(
+            maxParts: 64, maxHeaderBytesPerPart: 8 * 1024, maxFieldBytes: 64 * 1024,
+            maxFileBytes: configuration.uploadLimit, spoolThreshold: 512 * 1024))
+        let session = try await requireCSRF(request, formToken: form.fields["csrf_token"])
+        let values = ProductFormValues { form.fields[$0] }
+        var (parsed, issues) = values.parse()
+
+        // Check the new files by their bytes; only real images of an allowed size are staged.
+        var incoming: [(filename: String, data: Data, format: ImageFormat)] = []
+        for file in form.files(named: "images") {
+            let data = try file.data()
+            let name = Self.safeFilename(file.filename)
+            guard let format = ImageFormat.detect(data) else {
+                issues.append(FieldIssue(field: "images", message: "“\(name)” is not a JPEG, PNG, GIF or WebP image."))
+                continue
+            }
+            guard data.count <= ProductRules.maxImageBytes else {
+                issues.append(FieldIssue(field: "images",
+                    message: "“\(name)” is \(Self.sizeText(data.count)); each image can be at most \(ProductRules.maxImageBytes / 1024) KB."))
+                continue
+            }
+            incoming.append((name, data, format))
+        }
+
+        let token = form.fields["staged_token"].flatMap { $0.isEmpty ? nil : $0 }
+        let removed = Set(form.fields.all("staged_remove").compactMap { Int($0) })
+        var staged: (token: String, images: [StagedImage])?
+        do {
+            if token != nil || !incoming.isEmpty {
+                staged = try await staging.stage(token: token, owner: session.id, adding: incoming, removing: removed)
+            }
+        } catch {
+            issues.append(FieldIssue(field: "images",
+                message: "The images you chose earlier were kept for an hour and have expired. Please choose them again."))
+            if !incoming.isEmpty {
+                staged = try? await staging.stage(token: nil, owner: session.id, adding: incoming, removing: [])
+            }
+        }
+
+        var uploads: [ImageUpload] = []
+        if let staged {
+            for image in staged.images {
+                guard let stored = await staging.data(token: staged.token, owner: session.id, id: image.id) else { continue }
+                uploads.append(ImageUpload(filename: image.filename, data: stored.data))
+            }
+        }
+        parsed.name = parsed.name.trimmingCharacters(in: .whitespacesAndNewlines)
+        let draft = NewProduct(name: parsed.name, description: parsed.description, price: parsed.price,
+                               currency: parsed.currency, discountedPrice: parsed.discountedPrice,
+                               stock: parsed.stock, images: uploads)
+        issues = Self.merged(issues, draft.validate())
+
+        var state = ProductFormState(values: values, issues: issues, staged: staged)
+        guard issues.isEmpty else {
+            return try registerPage(state, session: session, status: 422)
+        }
+        do throws(OpenMarketError) {
+            let product = try await client.create(draft)
+            if let staged { await staging.discard(token: staged.token) }
+            await vendor.learn(product.vendorID)
+            return await redirect(to: "/products/\(product.id)", flash: "Registered “\(product.name)”.", session: session)
+        } catch .validation(let apiIssues) {
+            state.issues = apiIssues
+            return try registerPage(state, session: session, status: 422)
+        } catch .badRequest(let message) {
+            state.alert = "The store refused the product: \(message)"
+            return try registerPage(state, session: session, status: 422)
+        } catch {
+            let failure = PageFailure(error, retryURL: nil)
+            state.alert = "\(failure.heading). \(failure.message) Your input and images are kept below; submit again when ready."
+            return try registerPage(state, session: session, status: failure.status)
+        }
+    }
+
+    private func registerPage(_ state: ProductFormState, session: SessionSnapshot, status: Int) throws -> HTTPResponse {
+        try page("product_new", title: "Register a product",
+                 context: formContext(state, editing: nil, csrfToken: session.csrfToken),
+                 visit: Visit(session: session), section: .register, status: status)
+    }
+
+    /// `GET /uploads/{token}/{image}`: a staged image's preview, for the session that staged it.
+    func stagedPreview(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let visit = await visit(request, create: false, takeFlash: false)
+        guard let session = visit.session, let token = request.pathParameters["token"],
+              let id = request.pathParameters["image"].flatMap({ Int($0) }),
+              let stored = await staging.data(token: token, owner: session.id, id: id) else {
+            throw PageFailure.notFound("This uploaded image has expired. Please choose it again.")
+        }
+        var response = HTTPResponse(status: 200, body: .data(stored.data))
+        response.headers["Content-Type"] = stored.format.mimeType
+        response.headers["Cache-Control"] = "private, no-store"
+        return response
+    }
+
+    /// The last path component of an uploaded file's name, without control characters.
+    static func safeFilename(_ name: String) -> String {
+        let last = name.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
+        let clean = String(last.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.map(Character.init))
+        let trimmed = clean.trimmingCharacters(in: .whitespaces)
+        return trimmed.isEmpty ? "image" : String(trimmed.prefix(100))
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import OpenMarketCore
+
+/// An image the seller already sent, kept on disk so a form that comes back with errors (or a
+/// failed API call) does not make them pick their files again.
+struct StagedImage: Sendable, Equatable {
+    var id: Int
+    var filename: String
+    var format: ImageFormat
+    var size: Int
+    var path: String
+}
+
+/// Images staged under an unguessable token, owned by one session, in a private (0700) temporary
+/// folder. A batch expires an hour after it was last touched and is removed once the product is
+/// created. Disk use is bounded: the oldest batches go first when the total passes `maxTotalBytes`.
+actor StagedUploads {
+    private struct Batch {
+        var owner: String
+        var touched: Date
+        var images: [StagedImage]
+        var nextID: Int
+    }
+
+    enum Failure: Error, Equatable { case expired }
+
+    private var batches: [String: Batch] = [:]
+    private let directory: URL
+    private let lifetime: TimeInterval
+    private let maxImagesPerBatch: Int
+    private let maxTotalBytes: Int
+    private let now: @Sendable () -> Date
+
+    init(directory: URL, lifetime: TimeInterval, maxImagesPerBatch: Int = 10,
+         maxTotalBytes: Int = 256 << 20, now: @escaping @Sendable () -> Date) throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        self.directory = directory
+        self.lifetime = lifetime
+        self.maxImagesPerBatch = maxImagesPerBatch
+        self.maxTotalBytes = maxTotalBytes
+        self.now = now
+    }
+
+    /// A fresh private folder under the system's temporary directory.
+    static func makePrivateDirectory() -> URL {
+        FileManager.default.temporaryDirectory
+            .appendingPathComponent("openmarket-admin-staging-\(SecureToken.make(byteCount: 12))", isDirectory: true)
+    }
+
+    /// The images of a live batch, or nil when the token is unknown, expired or someone else's.
+    func images(token: String, owner: String) -> [StagedImage]? {
+        purgeExpired()
+        guard let batch = batches[token], SecureToken.equal(batch.owner, owner) else { return nil }
+        return batch.images
+    }
+
+    /// Adds images to the batch `token` (a new batch when nil), drops the ids in `remove`, and
+    /// answers the token and the batch's images in order. Throws `.expired` for a dead token.
+    func stage(token: String?, owner: String, adding files: [(filename: String, data: Data, format: ImageFormat)],
+               removing remove: Set<Int>) throws -> (token: String, images: [StagedImage]) {
+        purgeExpired()
+        let key: String
+        var batch: Batch
+        if let token {
+            guard let existing = batches[token], SecureToken.equal(existing.owner, owner) else { throw Failure.expired }
+            key = token
+            batch = existing
+        } else {
+            key = SecureToken.make()
+            batch = Batch(owner: owner, touched: now(), images: [], nextID: 1)
+        }
+        for image in batch.images where remove.contains(image.id) {
+            try? FileManager.default.removeItem(atPath: image.path)
+        }
+        batch.images.removeAll { remove.contains($0.id) }
+        for file in files where batch.images.count < maxImagesPerBatch {
+            let id = batch.nextID
+            batch.nextID += 1
+            let path = directory.appendingPathComponent("\(key)-\(id).\(file.format.fileExtension)").path
+            guard FileManager.default.createFile(atPath: path, contents: file.data,
+                                                 attributes: [.posixPermissions: 0o600]) else { continue }
+            batch.images.append(StagedImage(id: id, filename: file.filename, format: file.format,
+                                            size: file.data.count, path: path))
+        }
+        batch.touched = now()
+        batches[key] = batch
+        enforceDiskBound(keeping: key)
+        return (key, batch.images)
+    }
+
+    /// The bytes of one staged image, for previews and for the final upload.
+    func data(token: String, owner: String, id: Int) -> (data: Data, format: ImageFormat)? {
+        guard let image = images(token: token, owner: owner)?.first(where: { $0.id == id }),
+              let data = FileManager.default.contents(atPath: image.path) else { return nil }
+        return (data, image.format)
+    }
+
+    func discard(token: String) {
+        guard let batch = batches.removeValue(forKey: token) else { return }
+        for image in batch.images { try? FileManager.default.removeItem(atPath: image.path) }
+    }
+
+    /// Removes every batch and the folder itself (at shutdown).
+    func removeAll() {
+        for token in Array(batches.keys) { discard(token: token) }
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    func purgeExpired() {
+        let time = now()
+        for (token, batch) in batches where time.timeIntervalSince(batch.touched) >= lifetime {
+            discard(token: token)
+        }
+    }
+
+    private func enforceDiskBound(keeping current: String) {
+        var total = batches.values.reduce(0) { $0 + $1.images.reduce(0) { $0 + $1.size } }
+        guard total > maxTotalBytes else { return }
+        for (token, batch) in batches.sorted(by: { $0.value.touched < $1.value.touched }) where token != current {
+            discard(token: token)
+            total -= batch.images.reduce(0) { $0 + $1.size }
+            if total <= maxTotalBytes { break }
+        }
+    }
+}

@@ -1,2 +1,0 @@
-// HTMLTemplates — filled by its issue.
-import Foundation

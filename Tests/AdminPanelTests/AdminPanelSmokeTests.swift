@@ -1,4 +1,0 @@
-import Testing
-@testable import AdminPanel
-
-@Test func AdminPanelModuleLoads() { #expect(Bool(true)) }

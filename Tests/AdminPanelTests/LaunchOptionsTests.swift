@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+@testable import AdminPanel
+
+@Suite struct LaunchOptionsTests {
+    @Test func defaultsWithoutFlags() throws {
+        let options = try LaunchOptions.parse([], environment: [:])
+        #expect(options.host == "127.0.0.1")
+        #expect(options.port == 8080)
+        #expect(options.sandboxPort == 8081)
+        #expect(options.api == nil)
+        #expect(options.dataDirectory == "./.openmarket")
+    }
+
+    @Test func flagsInBothSpellings() throws {
+        let options = try LaunchOptions.parse(
+            ["--port", "9000", "--api=http://api.example:8000", "--dialect", "v2b", "--identifier", "id",
+             "--secret=s3", "--vendor-id", "7", "--timeout", "2.5", "--templates", "/t", "--public", "/p"],
+            environment: [:])
+        #expect(options.port == 9000)
+        #expect(options.api?.absoluteString == "http://api.example:8000")
+        #expect(options.dialect == .v2b)
+        #expect(options.vendorID == 7)
+        #expect(options.timeout == 2.5)
+        #expect(options.templatesDirectory == "/t")
+        #expect(options.publicDirectory == "/p")
+    }
+
+    @Test func environmentIsTheFallback() throws {
+        let options = try LaunchOptions.parse(["--port", "9001"],
+                                              environment: ["OPENMARKET_PORT": "9999", "OPENMARKET_SANDBOX_PORT": "9002",
+                                                            "OPENMARKET_DATA": "/tmp/x"])
+        #expect(options.port == 9001)
+        #expect(options.sandboxPort == 9002)
+        #expect(options.dataDirectory == "/tmp/x")
+    }
+
+    @Test(arguments: [
+        (["--bogus"], "unknown option --bogus"),
+        (["--port", "99999"], "--port must be a port number"),
+        (["--port"], "--port needs a value"),
+        (["--dialect", "v3"], "--dialect must be v2a or v2b"),
+        (["--api", "ftp://x"], "--api must be an http"),
+        (["--api", "http://x"], "--api needs --identifier and --secret"),
+        (["stray"], "unexpected argument"),
+    ])
+    func badFlagsAreExplainedInOneLine(arguments: [String], reason: String) {
+        do {
+            _ = try LaunchOptions.parse(arguments, environment: [:])
+            Issue.record("expected a problem for \(arguments)")
+        } catch {
+            #expect(error.description.contains(reason))
+            #expect(!error.description.contains("\n"))
+        }
+    }
+
+    @Test func helpWins() throws {
+        #expect(try LaunchOptions.parse(["--help", "--bogus-ignored-after"], environment: [:]).showHelp)
+        #expect(LaunchOptions.usage.contains("--sandbox-port"))
+    }
+
+    @Test func loopbackDetection() {
+        #expect(LaunchOptions.isLoopback("127.0.0.1"))
+        #expect(LaunchOptions.isLoopback("localhost"))
+        #expect(LaunchOptions.isLoopback("::1"))
+        #expect(!LaunchOptions.isLoopback("0.0.0.0"))
+        #expect(!LaunchOptions.isLoopback("192.168.1.5"))
+    }
+
+    @Test func checkoutIsFoundFromAFolderInsideIt() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("checkout-\(UUID().uuidString)")
+        let deep = root.appendingPathComponent(".build/debug")
+        try FileManager.default.createDirectory(at: deep, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("Templates"), withIntermediateDirectories: true)
+        try Data().write(to: root.appendingPathComponent("Package.swift"))
+        defer { try? FileManager.default.removeItem(at: root) }
+        let found = CheckoutLocator.checkoutRoot(executablePath: deep.appendingPathComponent("openmarket-admin").path,
+                                                 workingDirectory: "/")
+        #expect(found?.resolvingSymlinksInPath().path == root.resolvingSymlinksInPath().path)
+        #expect(CheckoutLocator.checkoutRoot(executablePath: "/usr/bin/true", workingDirectory: "/") == nil)
+    }
+}

@@ -1,4 +1,0 @@
-import Testing
-@testable import HTMLTemplates
-
-@Test func HTMLTemplatesModuleLoads() { #expect(Bool(true)) }
