@@ -1,6 +1,6 @@
 import Foundation
 
-/// Reading (and writing) the API's JSON in either dialect.
+/// Reading the API's JSON in either dialect. (Writing it byte for byte is the sandbox's job.)
 public enum OpenMarketJSON {
     public static func decodeListPage(_ data: Data) throws(OpenMarketError) -> ProductListPage {
         try ProductListPage(reading: document(data))
@@ -19,29 +19,6 @@ public enum OpenMarketJSON {
             throw .undecodable(path: "", reason: "the answer is not valid JSON")
         }
         return try JSONObjectReader(value, path: "")
-    }
-
-    // MARK: Writing, as the live servers did
-
-    /// A list page in the dialect's live shape: its key spelling and order, its date format, and
-    /// money as the Java server wrote it (`50000.0`, `6.0E7`). For the sandbox and for tests.
-    public static func encode(_ page: ProductListPage, dialect: Dialect) -> Data {
-        LiveJSON.listPage(page, dialect).data
-    }
-
-    /// A product detail in the dialect's live shape (see `encode(_:dialect:)` for a page).
-    public static func encode(_ detail: ProductDetail, dialect: Dialect) -> Data {
-        LiveJSON.detail(detail, dialect).data
-    }
-
-    /// The API's error body `{"code":<status>,"message":"…"}`.
-    public static func encodeError(status: Int, message: String) -> Data {
-        LiveJSON.object([("code", .integer(status)), ("message", .string(message))]).data
-    }
-
-    /// Money as the Java server wrote it: `50000.0`, `12.5`, `6.0E7`.
-    public static func formatMoney(_ value: Double) -> String {
-        LiveJSON.javaDouble(value)
     }
 
     /// Through the models' `Decodable` conformance (what a `JSONDecoder` user gets); the tests

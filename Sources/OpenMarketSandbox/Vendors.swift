@@ -27,30 +27,35 @@ public struct SandboxStartupError: Error, CustomStringConvertible, Sendable {
     init(_ description: String) { self.description = description }
 }
 
-/// Sets up the vendors of a store at start: the demo vendor (created once, on the first start,
-/// with a random identifier and password), then `vendors.json` of the data folder, then the
-/// configured seeds — each adds a vendor or updates the one with the same identifier.
+/// Sets up the vendors of a store at start. Vendors come from `vendors.json` of the data folder
+/// and then the configured seeds, each adding a vendor or updating the one with the same
+/// identifier. With none at all, a demo vendor is created once (random identifier and password)
+/// so the sandbox is usable out of the box.
 enum VendorSetup {
     static let vendorsFileName = "vendors.json"
     private static let demoVendorKey = "demo_vendor_id"
     static let demoVendorName = "demo"
 
+    /// The vendor the sandbox's own tools act for (the panel, `--seed`): the first configured
+    /// vendor, else the demo vendor. `created` is true only when the demo vendor was made now.
     struct DemoVendor: Sendable {
         var record: VendorRecord
         var created: Bool
     }
 
     static func run(store: ProductStore, dataDirectory: URL, seeds: [VendorSeed]) throws -> DemoVendor {
-        let demo = try demoVendor(store: store)
-        for seed in try fileSeeds(in: dataDirectory) + seeds {
+        // Flags first: they are the more specific choice of the vendor to act for.
+        let all = seeds + (try fileSeeds(in: dataDirectory))
+        var primary: VendorRecord?
+        for seed in all {
             guard !seed.name.isEmpty, !seed.identifier.isEmpty, !seed.secret.isEmpty else {
                 throw SandboxStartupError("a vendor needs a name, an identifier and a secret")
             }
-            try store.upsertVendor(name: seed.name, identifier: seed.identifier, secret: seed.secret)
+            let record = try store.upsertVendor(name: seed.name, identifier: seed.identifier, secret: seed.secret)
+            primary = primary ?? record
         }
-        // A seed may have renamed the demo vendor or changed its secret: report it as it is now.
-        let current = try store.vendor(id: demo.record.id) ?? demo.record
-        return DemoVendor(record: current, created: demo.created)
+        if let primary { return DemoVendor(record: primary, created: false) }
+        return try demoVendor(store: store)
     }
 
     private static func demoVendor(store: ProductStore) throws -> DemoVendor {

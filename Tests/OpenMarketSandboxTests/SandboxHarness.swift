@@ -2,9 +2,11 @@ import Foundation
 import OpenMarketCore
 @testable import OpenMarketSandbox
 
-/// A sandbox on an ephemeral loopback port with a fresh data folder, plus a second vendor
-/// ("other") for the ownership checks. Call `stop()` at the end of each test.
+/// A sandbox on an ephemeral loopback port with a fresh data folder, acting for the vendor
+/// "demo", plus a second vendor ("other") for the ownership checks. Call `stop()` at the end of
+/// each test.
 struct SandboxHarness {
+    static let demo = VendorSeed(name: "demo", identifier: "8a7c2b3e-0000-4000-8000-000000000001", secret: "demo-secret")
     static let other = VendorSeed(name: "other shop", identifier: "8a7c2b3e-0000-4000-8000-000000000002", secret: "other-secret")
 
     let folder: TemporaryFolder
@@ -19,7 +21,7 @@ struct SandboxHarness {
         configuration.dialect = dialect
         configuration.strict = strict
         configuration.seed = seed
-        configuration.vendors = [Self.other]
+        configuration.vendors = [Self.demo, Self.other]
         configuration.logRequests = false
         sandbox = try Sandbox(configuration: configuration)
         port = try sandbox.start()

@@ -49,6 +49,19 @@ import Testing
         await sandbox.shutdown()
     }
 
+    @Test func configuredVendorsReplaceTheDemoVendor() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        var configuration = SandboxConfiguration(dataDirectory: folder.url)
+        configuration.vendors = [VendorSeed(name: "kim", identifier: "kim-id", secret: "kim-secret"),
+                                 VendorSeed(name: "lee", identifier: "lee-id", secret: "lee-secret")]
+        configuration.seed = 3
+        let sandbox = try Sandbox(configuration: configuration)
+        let acting = sandbox.demoVendor
+        #expect(acting.name == "kim" && acting.identifier == "kim-id" && !acting.created)
+        #expect(try Sandbox(configuration: SandboxConfiguration(dataDirectory: folder.url)).demoVendor.name == "demo")
+    }
+
     @Test func badVendorsFileIsAClearStartupError() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
