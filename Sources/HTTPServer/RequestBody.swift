@@ -12,7 +12,14 @@ public final class RequestBody: Sendable {
         var waiter: CheckedContinuation<Void, Never>?
         var received = 0
         var spoolFiles: [String] = []
+        var buffered = 0
+        /// Set by the connection when it stopped reading because too much is buffered.
+        var onDrained: (@Sendable () -> Void)?
     }
+
+    /// Above this many unread bytes the connection stops reading the socket until the handler
+    /// catches up, so a fast uploader cannot make the server buffer without bound.
+    static let highWater = 1024 * 1024
 
     private let state: Locked<State>
 
@@ -44,12 +51,22 @@ public final class RequestBody: Sendable {
     /// The next piece, or nil at the end. Throws when the client went away or sent a broken body.
     func next() async throws -> Data? {
         while true {
+            var drained: (@Sendable () -> Void)?
             let outcome: Result<Data?, any Error>? = state.withLock { s in
-                if !s.chunks.isEmpty { return .success(s.chunks.removeFirst()) }
+                if !s.chunks.isEmpty {
+                    let chunk = s.chunks.removeFirst()
+                    s.buffered -= chunk.count
+                    if s.buffered < Self.highWater / 2, let callback = s.onDrained {
+                        s.onDrained = nil
+                        drained = callback
+                    }
+                    return .success(chunk)
+                }
                 if let failure = s.failure { return .failure(failure) }
                 if s.finished { return .success(nil) }
                 return nil
             }
+            drained?()
             if let outcome { return try outcome.get() }
             await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
                 let resumeNow = state.withLock { s -> Bool in
@@ -69,6 +86,7 @@ public final class RequestBody: Sendable {
             guard !s.finished, s.failure == nil else { return nil }
             s.chunks.append(data)
             s.received += data.count
+            s.buffered += data.count
             defer { s.waiter = nil }
             return s.waiter
         }
@@ -94,9 +112,14 @@ public final class RequestBody: Sendable {
         waiter?.resume()
     }
 
-    /// Bytes buffered and not yet read by the handler (for back-pressure).
-    var bufferedByteCount: Int {
-        state.withLock { s in s.chunks.reduce(0) { $0 + $1.count } }
+    /// If more than `highWater` bytes wait unread, registers `resume` to be called once the
+    /// handler has read enough, and returns true: the caller should stop reading for now.
+    func shouldPause(resume: @escaping @Sendable () -> Void) -> Bool {
+        state.withLock { s in
+            guard s.buffered >= Self.highWater, s.failure == nil else { return false }
+            s.onDrained = resume
+            return true
+        }
     }
 
     // MARK: temporary files made while parsing this body

@@ -9,20 +9,28 @@ enum ErrorResponses {
                           status: failure.status)
     }
 
-    static let middleware: Middleware = { request, next in
-        let response: HTTPResponse
-        do {
-            response = try await next(request)
-        } catch let failure as APIFailure {
-            return json(failure)
-        } catch let error as HTTPError {
-            return json(APIFailure(status: error.status, message: error.message))
-        } catch {
-            // Details go to the log (they name no credential); the client gets a plain sentence.
-            FileHandle.standardError.write(Data("sandbox: \(request.method) \(request.routeTemplate ?? request.path) failed: \(error)\n".utf8))
-            return json(APIFailure(status: 500, message: "the sandbox failed to answer; see its log"))
+    /// Wraps a handler so that whatever it throws is answered in the API's JSON error form.
+    static func catching(_ handler: @escaping HTTPHandler) -> HTTPHandler {
+        { request in
+            do {
+                return try await handler(request)
+            } catch let failure as APIFailure {
+                return json(failure)
+            } catch let error as HTTPError {
+                // Body parsing: malformed multipart (400), over a parser limit (413), early close.
+                return json(APIFailure(status: error.status, message: "body: " + error.message))
+            } catch {
+                // Details go to the log (they name no credential); the client gets a plain sentence.
+                let route = request.routeTemplate ?? request.path
+                FileHandle.standardError.write(Data("sandbox: \(request.method) \(route) failed: \(error)\n".utf8))
+                return json(APIFailure(status: 500, message: "the sandbox failed to answer; see its log"))
+            }
         }
-        return jsonIfError(response)
+    }
+
+    /// Turns the router's own plain-text errors (404, 405) into the API's JSON form.
+    static let middleware: Middleware = { request, next in
+        jsonIfError(try await next(request))
     }
 
     /// Router-made errors (405 …) come as plain text; rewrite them in the API's JSON form.

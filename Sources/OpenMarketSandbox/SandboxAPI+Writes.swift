@@ -54,7 +54,7 @@ extension SandboxAPI {
             store.media.remove(files)   // no orphan files when the row did not commit
             throw error
         }
-        return Self.jsonResponse(json(for: request).detail(product))
+        return Self.jsonResponse(writer(for: request).detail(product))
     }
 
     /// Large enough that the image rules (not the parser) refuse a big image, with its own message.
@@ -74,7 +74,7 @@ extension SandboxAPI {
         let product = try await store.update(id: id, vendorID: vendor.id) { current in
             try input.apply(changes, to: current)
         }
-        return Self.jsonResponse(json(for: request).detail(product))
+        return Self.jsonResponse(writer(for: request).detail(product))
     }
 
     /// Reads `{"secret": "<vendor secret>"}` of the delete-step-one requests and checks it.
@@ -101,7 +101,7 @@ extension SandboxAPI {
         let product = try await store.delete(
             id: id, vendorID: vendor.id, token: secret, kind: .productSecret,
             wrongToken: .badRequest("product secret: wrong or already used; ask POST /api/products/\(id)/secret for one"))
-        return Self.jsonResponse(json(for: request).detail(product))
+        return Self.jsonResponse(writer(for: request).detail(product))
     }
 
     /// v2b `POST /api/products/{id}/archived` → the path to DELETE, text/plain.
@@ -119,6 +119,6 @@ extension SandboxAPI {
         let gone = APIFailure.notFound("no archived product at this path (it may be deleted already)")
         guard let id = try await store.productID(forArchiveToken: token) else { throw gone }
         let product = try await store.delete(id: id, vendorID: vendor.id, token: token, kind: .archive, wrongToken: gone)
-        return Self.jsonResponse(json(for: request).detail(product))
+        return Self.jsonResponse(writer(for: request).detail(product))
     }
 }

@@ -22,19 +22,21 @@ struct SandboxAPI: Sendable {
 
     func router() -> Router {
         var router = Router()
+        // Each handler's refusals become the API's JSON error (the router would make them text).
+        let json = ErrorResponses.catching
         router.get("/healthChecker") { _ in HTTPResponse.text("\"OK\"") }
-        router.get("/api/products") { try await list($0) }
-        router.get("/api/products/{id}") { try await detail($0) }
+        router.get("/api/products", json { try await list($0) })
+        router.get("/api/products/{id}", json { try await detail($0) })
         let limit = Self.routeBodyLimit
-        router.post("/api/products", bodyLimit: limit) { try await register($0) }
-        router.patch("/api/products/{id}", bodyLimit: limit) { try await edit($0) }
+        router.post("/api/products", bodyLimit: limit, json { try await register($0) })
+        router.patch("/api/products/{id}", bodyLimit: limit, json { try await edit($0) })
         switch dialect {
         case .v2a:
-            router.post("/api/products/{id}/secret", bodyLimit: limit) { try await issueProductSecret($0) }
-            router.delete("/api/products/{id}/{secret}", bodyLimit: limit) { try await deleteWithProductSecret($0) }
+            router.post("/api/products/{id}/secret", bodyLimit: limit, json { try await issueProductSecret($0) })
+            router.delete("/api/products/{id}/{secret}", bodyLimit: limit, json { try await deleteWithProductSecret($0) })
         case .v2b:
-            router.post("/api/products/{id}/archived", bodyLimit: limit) { try await archive($0) }
-            router.delete("/api/products/{token}", bodyLimit: limit) { try await deleteArchived($0) }
+            router.post("/api/products/{id}/archived", bodyLimit: limit, json { try await archive($0) })
+            router.delete("/api/products/{token}", bodyLimit: limit, json { try await deleteArchived($0) })
         }
         let media = MediaResponses(directory: store.media)
         router.get("/media/thumb/{name}") { media.response(name: $0.pathParameters["name"] ?? "", request: $0) }
@@ -48,7 +50,7 @@ struct SandboxAPI: Sendable {
 
     /// The JSON writer for this request: image URLs on the address the client used
     /// (its `Host` header) so they work from other machines too, else the configured address.
-    func json(for request: HTTPRequest) -> ProductJSON {
+    func writer(for request: HTTPRequest) -> ProductJSON {
         if let host = request.headers["host"], Self.isPlausibleHost(host) {
             return ProductJSON(dialect: dialect, mediaBase: "http://" + host)
         }
@@ -95,7 +97,7 @@ struct SandboxAPI: Sendable {
         let (total, products) = try await store.page(search: search, offset: offset, limit: itemsPerPage)
         // Past the last page, and an empty result, answer 204 with an empty body.
         guard !products.isEmpty else { return HTTPResponse(status: 204) }
-        return Self.jsonResponse(json(for: request).listPage(pageNo: pageNo, itemsPerPage: itemsPerPage,
+        return Self.jsonResponse(writer(for: request).listPage(pageNo: pageNo, itemsPerPage: itemsPerPage,
                                                              totalCount: total, products: products))
     }
 
@@ -109,7 +111,7 @@ struct SandboxAPI: Sendable {
     func detail(_ request: HTTPRequest) async throws -> HTTPResponse {
         let id = try Self.productID(request, parameter: "id")
         guard let product = try await store.product(id: id) else { throw APIFailure.productNotFound(id) }
-        return Self.jsonResponse(json(for: request).detail(product))
+        return Self.jsonResponse(writer(for: request).detail(product))
     }
 
     /// The numeric id of a product path; anything else names no product (404).

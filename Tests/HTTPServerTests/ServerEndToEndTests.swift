@@ -30,10 +30,10 @@ func echoRouter() -> Router {
 @Suite(.serialized) struct ServerEndToEndTests {
     @Test func keepAliveServesSeveralRequestsOnOneConnection() async throws {
         try await withServer(echoRouter()) { _, port in
-            let client = try RawClient(port: port)
+            let client = try await RawClient.connect(port: port)
             for name in ["a", "b", "c"] {
-                try client.send("GET /hello/\(name) HTTP/1.1\r\nHost: x\r\n\r\n")
-                let response = try client.readResponse()
+                try await client.send("GET /hello/\(name) HTTP/1.1\r\nHost: x\r\n\r\n")
+                let response = try await client.readResponse()
                 #expect(response.status == 200)
                 #expect(response.text == "hello \(name)")
                 #expect(response.header("Date") != nil)
@@ -44,49 +44,49 @@ func echoRouter() -> Router {
 
     @Test func pipelinedRequestsAreAnsweredInOrder() async throws {
         try await withServer(echoRouter()) { _, port in
-            let client = try RawClient(port: port)
-            try client.send("GET /hello/1 HTTP/1.1\r\nHost: x\r\n\r\n"
+            let client = try await RawClient.connect(port: port)
+            try await client.send("GET /hello/1 HTTP/1.1\r\nHost: x\r\n\r\n"
                 + "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nabcde"
                 + "GET /hello/3 HTTP/1.1\r\nHost: x\r\n\r\n")
-            #expect(try client.readResponse().text == "hello 1")
-            #expect(try client.readResponse().text == "abcde")
-            #expect(try client.readResponse().text == "hello 3")
+            #expect(try await client.readResponse().text == "hello 1")
+            #expect(try await client.readResponse().text == "abcde")
+            #expect(try await client.readResponse().text == "hello 3")
         }
     }
 
     @Test func chunkedBodyAndForm() async throws {
         try await withServer(echoRouter()) { _, port in
-            let client = try RawClient(port: port)
-            try client.send("POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n")
-            #expect(try client.readResponse().text == "abcde")
+            let client = try await RawClient.connect(port: port)
+            try await client.send("POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n")
+            #expect(try await client.readResponse().text == "abcde")
             let form = "a=x+y%21&b=1&b=2"
-            try client.send("POST /form HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+            try await client.send("POST /form HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n"
                 + "Content-Length: \(form.utf8.count)\r\n\r\n\(form)")
-            #expect(try client.readResponse().text == "x y!|1,2")
+            #expect(try await client.readResponse().text == "x y!|1,2")
         }
     }
 
     @Test func bodyOverRouteLimitGets413AndClose() async throws {
         try await withServer(echoRouter()) { _, port in
-            let client = try RawClient(port: port)
-            try client.send("POST /small HTTP/1.1\r\nHost: x\r\nContent-Length: 11\r\n\r\n")
-            let response = try client.readResponse()
+            let client = try await RawClient.connect(port: port)
+            try await client.send("POST /small HTTP/1.1\r\nHost: x\r\nContent-Length: 11\r\n\r\n")
+            let response = try await client.readResponse()
             #expect(response.status == 413)
             #expect(response.header("Connection") == "close")
-            #expect(client.readsEOF())
+            #expect(await client.readsEOF())
         }
     }
 
     @Test func http10ClosesUnlessKeepAlive() async throws {
         try await withServer(echoRouter()) { _, port in
-            let client = try RawClient(port: port)
-            try client.send("GET /hello/x HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
-            let first = try client.readResponse()
+            let client = try await RawClient.connect(port: port)
+            try await client.send("GET /hello/x HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
+            let first = try await client.readResponse()
             #expect(first.header("Connection") == "keep-alive")
-            try client.send("GET /hello/y HTTP/1.0\r\n\r\n")
-            let second = try client.readResponse()
+            try await client.send("GET /hello/y HTTP/1.0\r\n\r\n")
+            let second = try await client.readResponse()
             #expect(second.text == "hello y" && second.header("Connection") == "close")
-            #expect(client.readsEOF())
+            #expect(await client.readsEOF())
         }
     }
 }

@@ -47,6 +47,10 @@ final class Connection: EventLoopClient, @unchecked Sendable {
     private var writeInterest = false
     private var peerClosed = false
     private var closeAfterWrite = false
+    /// Reading is suspended until the handler consumes the body it has.
+    private var pausedForBody = false
+    /// The request was refused before being read whole: half-close and linger instead of closing.
+    private var lingerOnClose = false
 
     private var outbound: [UInt8] = []
     private var outboundOffset = 0
@@ -88,7 +92,7 @@ final class Connection: EventLoopClient, @unchecked Sendable {
         case .closed:
             return
         case .lingering:
-            if now >= lingerUntil { close() }
+            if now >= lingerUntil || context.isDraining { close() }
             return
         case .open:
             break
@@ -96,7 +100,8 @@ final class Connection: EventLoopClient, @unchecked Sendable {
         if outboundOffset < outbound.count || file != nil {
             if now - lastWrite > limits.writeTimeout.nanoseconds { close() }
         } else if let exchange {
-            if !exchange.bodyComplete && !peerClosed && now - lastRead > limits.bodyTimeout.nanoseconds {
+            if !exchange.bodyComplete && !peerClosed && !pausedForBody
+                && now - lastRead > limits.bodyTimeout.nanoseconds {
                 exchange.body.fail(HTTPError(status: 408, message: "Request body timed out"))
                 if exchange.responded { close() } else { closeAfterWrite = true; setReadInterest(false) }
             }
@@ -159,6 +164,14 @@ final class Connection: EventLoopClient, @unchecked Sendable {
                     if parser.bufferedByteCount > 64 * 1024 { setReadInterest(false) }
                     return
                 }
+                if pausedForBody { return }
+                if !exchange.responded && exchange.body.shouldPause(resume: { [self] in
+                    loop.execute { [self] in resumeBodyReading(exchange) }
+                }) {
+                    pausedForBody = true
+                    setReadInterest(false)
+                    return
+                }
                 switch parser.next() {
                 case .body(let piece):
                     if !exchange.responded { exchange.body.append(Data(piece)) }
@@ -194,6 +207,14 @@ final class Connection: EventLoopClient, @unchecked Sendable {
                 }
             }
         }
+    }
+
+    private func resumeBodyReading(_ exchange: Exchange) {
+        guard phase == .open, self.exchange === exchange, pausedForBody else { return }
+        pausedForBody = false
+        lastRead = monotonicNanos()
+        setReadInterest(!peerClosed)
+        process()
     }
 
     private func begin(_ head: RequestHead) {
@@ -240,6 +261,7 @@ final class Connection: EventLoopClient, @unchecked Sendable {
         }
         exchange.responded = true
         exchange.status = response.status
+        pausedForBody = false
         if !exchange.bodyComplete {
             // The handler did not read the whole body: drain a small known rest, else close.
             if case .length(let n) = exchange.framing, n <= context.limits.maxDrainBytes {} else { closeAfterWrite = true }
@@ -355,6 +377,7 @@ final class Connection: EventLoopClient, @unchecked Sendable {
         exchange.bytesSent = body.count
         self.exchange = exchange
         closeAfterWrite = true
+        lingerOnClose = true
         setReadInterest(false)
         var headers = HTTPHeaders()
         headers["Content-Type"] = "text/plain; charset=utf-8"
@@ -420,7 +443,12 @@ final class Connection: EventLoopClient, @unchecked Sendable {
             exchange.status = 0
         }
         if closeAfterWrite || force {
-            lingeringClose()
+            // Unread input means the client may still be sending: linger so our answer survives.
+            if !lingerOnClose && exchange.bodyComplete && parser.bufferedByteCount == 0 && !parser.hasFailed {
+                close()
+            } else {
+                lingeringClose()
+            }
             return
         }
         guard exchange.bodyComplete else { return }   // draining the rest of a small body

@@ -47,6 +47,9 @@ public struct RequestParser: Sendable {
     /// True while a request head is partly received.
     public var isReceivingHead: Bool { state == .head && buffer.count > start }
 
+    /// True once an error was returned; the connection must close.
+    public var hasFailed: Bool { if case .failed = state { true } else { false } }
+
     /// Sets the body limit of the request whose head was just returned (routes differ).
     public mutating func setBodyLimit(_ limit: Int) { bodyLimit = limit }
 

@@ -5,7 +5,10 @@ import Glibc
 
 /// A deliberately low-level blocking test client: it sends exact bytes (including broken ones)
 /// and reads exact responses, so tests see what is on the wire.
-final class RawClient {
+///
+/// Its socket calls block, so each runs on a Dispatch thread: blocking one of Swift
+/// concurrency's few cooperative threads would starve the server's handler tasks.
+final class RawClient: @unchecked Sendable {
     let fd: Int32
     private var buffer: [UInt8] = []
 
@@ -21,7 +24,18 @@ final class RawClient {
 
     struct Failure: Error, CustomStringConvertible { var description: String }
 
-    init(port: Int, timeoutSeconds: Int = 20) throws {
+    static func connect(port: Int, timeoutSeconds: Int = 20) async throws -> RawClient {
+        try await offPool { try RawClient(port: port, timeoutSeconds: timeoutSeconds) }
+    }
+
+    func send(_ text: String) async throws { try await offPool { try self.blockingSend(Array(text.utf8)) } }
+    func send(_ bytes: [UInt8]) async throws { try await offPool { try self.blockingSend(bytes) } }
+    func readResponse(head: Bool = false) async throws -> Response {
+        try await offPool { try self.blockingReadResponse(head: head) }
+    }
+    func readsEOF() async -> Bool { (try? await offPool { self.blockingReadsEOF() }) ?? false }
+
+    private init(port: Int, timeoutSeconds: Int) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket: errno \(errno)") }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
@@ -32,7 +46,7 @@ final class RawClient {
         address.sin_port = UInt16(port).bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let rc = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard rc == 0 else {
             let e = errno
@@ -43,9 +57,7 @@ final class RawClient {
 
     deinit { close(fd) }
 
-    func send(_ text: String) throws { try send(Array(text.utf8)) }
-
-    func send(_ bytes: [UInt8]) throws {
+    private func blockingSend(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
             let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -55,7 +67,7 @@ final class RawClient {
     }
 
     /// Reads one response. `head` skips the body (for HEAD requests).
-    func readResponse(head: Bool = false) throws -> Response {
+    private func blockingReadResponse(head: Bool) throws -> Response {
         var headEnd: Int?
         while true {
             if let r = find([13, 10, 13, 10]) { headEnd = r; break }
@@ -99,7 +111,7 @@ final class RawClient {
     }
 
     /// True when the server closed the connection (reads EOF) without sending anything more.
-    func readsEOF() -> Bool {
+    private func blockingReadsEOF() -> Bool {
         var byte: UInt8 = 0
         return recv(fd, &byte, 1, 0) == 0
     }
@@ -117,5 +129,12 @@ final class RawClient {
             if Array(buffer[i..<(i + needle.count)]) == needle { return i }
         }
         return nil
+    }
+}
+
+/// Runs blocking work on a Dispatch thread and awaits it.
+func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
     }
 }

@@ -1,0 +1,201 @@
+import Foundation
+import Testing
+@testable import HTTPServer
+
+/// Polls `condition` until it holds or `seconds` pass (generous: the machine may be slow).
+func eventually(seconds: Double = 20, _ condition: () -> Bool) async -> Bool {
+    let end = Date().addingTimeInterval(seconds)
+    while Date() < end {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(20))
+    }
+    return condition()
+}
+
+func shortDeadlines() -> ServerLimits {
+    var limits = ServerLimits()
+    limits.headerTimeout = .milliseconds(400)
+    limits.idleTimeout = .milliseconds(600)
+    limits.bodyTimeout = .milliseconds(400)
+    limits.writeTimeout = .seconds(2)
+    return limits
+}
+
+func slowRouter() -> Router {
+    var r = echoRouter()
+    r.get("/slow") { _ in
+        try await Task.sleep(for: .milliseconds(300))
+        return .text("slow done")
+    }
+    return r
+}
+
+@Suite(.serialized) struct ServerRobustnessTests {
+    @Test func expectContinueIsAnsweredOnlyWhenTheLimitPasses() async throws {
+        try await withServer(echoRouter()) { _, port in
+            let client = try await RawClient.connect(port: port)
+            try await client.send("POST /echo HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n")
+            #expect(try await client.readResponse().status == 100)
+            try await client.send("hello")
+            #expect(try await client.readResponse().text == "hello")
+
+            let refused = try await RawClient.connect(port: port)
+            try await refused.send("POST /small HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 50\r\n\r\n")
+            let response = try await refused.readResponse()
+            #expect(response.status == 413)
+            #expect(await refused.readsEOF())
+        }
+    }
+
+    @Test func oversizedBodyIsRefusedBeforeItIsRead() async throws {
+        try await withServer(echoRouter()) { _, port in
+            let client = try await RawClient.connect(port: port)
+            // 100 MB announced; only a little is sent. The answer must not wait for the rest.
+            try await client.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 100000000\r\n\r\n")
+            try await client.send([UInt8](repeating: 65, count: 32 * 1024))
+            let response = try await client.readResponse()
+            #expect(response.status == 413)
+            #expect(response.header("Connection") == "close")
+        }
+    }
+
+    @Test func unreadSmallBodyIsDrainedAndTheConnectionReused() async throws {
+        try await withServer(echoRouter()) { _, port in
+            let client = try await RawClient.connect(port: port)
+            try await client.send("POST /ignore HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n0123456789GET /hello/again HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try await client.readResponse().text == "ignored")
+            #expect(try await client.readResponse().text == "hello again")
+        }
+    }
+
+    @Test func malformedRequestGets400AndClose() async throws {
+        try await withServer(echoRouter()) { _, port in
+            let client = try await RawClient.connect(port: port)
+            try await client.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n")
+            let response = try await client.readResponse()
+            #expect(response.status == 400)
+            #expect(response.header("Connection") == "close")
+            #expect(await client.readsEOF())
+        }
+    }
+
+    @Test func slowClientIsClosedAtTheDeadlineWhileOthersAreServed() async throws {
+        try await withServer(echoRouter(), limits: shortDeadlines()) { _, port in
+            let slow = try await RawClient.connect(port: port)
+            try await slow.send("GET /hello/slow HTTP/1.1\r\nHost: x\r\n")   // never finishes its head
+            let fast = try await RawClient.connect(port: port)
+            for i in 0..<5 {
+                try await fast.send("GET /hello/\(i) HTTP/1.1\r\nHost: x\r\n\r\n")
+                #expect(try await fast.readResponse().text == "hello \(i)")
+            }
+            let answer = try await slow.readResponse()
+            #expect(answer.status == 408)
+            #expect(await slow.readsEOF())
+        }
+    }
+
+    @Test func idleKeepAliveConnectionIsClosed() async throws {
+        try await withServer(echoRouter(), limits: shortDeadlines()) { server, port in
+            let client = try await RawClient.connect(port: port)
+            try await client.send("GET /hello/x HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try await client.readResponse().status == 200)
+            #expect(await client.readsEOF())
+            #expect(await eventually { server.openConnections == 0 })
+        }
+    }
+
+    @Test func stalledBodyTimesOut() async throws {
+        try await withServer(echoRouter(), limits: shortDeadlines()) { server, port in
+            let client = try await RawClient.connect(port: port)
+            try await client.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nabc")
+            let response = try await client.readResponse()
+            #expect(response.status == 408)
+            #expect(await eventually { server.openConnections == 0 })
+        }
+    }
+
+    @Test func clientsVanishingMidRequestLeaveNothingOpen() async throws {
+        try await withServer(slowRouter()) { server, port in
+            do {
+                let partialHead = try await RawClient.connect(port: port)
+                try await partialHead.send("GET /hello/x HTTP/1.1\r\nHo")
+                let partialBody = try await RawClient.connect(port: port)
+                try await partialBody.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nabc")
+                let gone = try await RawClient.connect(port: port)
+                try await gone.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
+                let chunked = try await RawClient.connect(port: port)
+                try await chunked.send("POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nab")
+                try await Task.sleep(for: .milliseconds(50))
+            }   // all four close here, mid-request
+            let survivor = try await RawClient.connect(port: port)
+            try await survivor.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try await survivor.readResponse().text == "slow done")
+            #expect(await eventually { server.openConnections == 1 })
+        }
+    }
+
+    @Test func thousandSimultaneousConnections() async throws {
+        try await withServer(echoRouter()) { server, port in
+            var clients: [RawClient] = []
+            for _ in 0..<1000 { clients.append(try await RawClient.connect(port: port)) }
+            for (i, client) in clients.enumerated() { try await client.send("GET /hello/\(i) HTTP/1.1\r\nHost: x\r\n\r\n") }
+            for (i, client) in clients.enumerated() { #expect(try await client.readResponse().text == "hello \(i)") }
+            #expect(server.openConnections == 1000)
+            clients.removeAll()
+            #expect(await eventually { server.openConnections == 0 })
+        }
+    }
+
+    @Test func connectionLimitMakesNewClientsWait() async throws {
+        var limits = ServerLimits()
+        limits.maxConnections = 2
+        try await withServer(echoRouter(), limits: limits) { server, port in
+            let a = try await RawClient.connect(port: port), b = try await RawClient.connect(port: port)
+            try await a.send("GET /hello/a HTTP/1.1\r\nHost: x\r\n\r\n")
+            try await b.send("GET /hello/b HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try await a.readResponse().status == 200)
+            #expect(try await b.readResponse().status == 200)
+            let waiting = try await RawClient.connect(port: port)   // accepted by the kernel, not by the server
+            try await waiting.send("GET /hello/c HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(server.openConnections == 2)
+            try await a.send("GET /hello/a HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            #expect(try await a.readResponse().status == 200)
+            #expect(try await waiting.readResponse().text == "hello c")
+        }
+    }
+
+    @Test func gracefulShutdownFinishesRequestsInFlight() async throws {
+        let server = HTTPServer(configuration: ServerConfiguration(port: 0, accessLog: nil), router: slowRouter())
+        let port = try server.start()
+        let idle = try await RawClient.connect(port: port)
+        try await idle.send("GET /hello/x HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(try await idle.readResponse().status == 200)
+        let client = try await RawClient.connect(port: port)
+        try await client.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
+        try await Task.sleep(for: .milliseconds(50))
+        let stopping = Task { await server.shutdown(deadline: .seconds(10)) }
+        let response = try await client.readResponse()
+        #expect(response.text == "slow done")
+        #expect(response.header("Connection") == "close")
+        #expect(await idle.readsEOF())
+        await stopping.value
+        await #expect(throws: (any Error).self) { try await RawClient.connect(port: port) }
+        #expect(server.openConnections == 0)
+    }
+
+    @Test func accessLogNamesTheRouteNotThePath() async throws {
+        let lines = Locked<[String]>([])
+        let server = HTTPServer(configuration: ServerConfiguration(port: 0, accessLog: { entry in
+            lines.withLock { $0.append(entry.line) }
+        }), router: echoRouter())
+        let port = try server.start()
+        let client = try await RawClient.connect(port: port)
+        try await client.send("GET /hello/secret-token?password=hunter2 HTTP/1.1\r\nHost: x\r\nCookie: s=abc\r\n\r\n")
+        #expect(try await client.readResponse().status == 200)
+        #expect(await eventually { !lines.withLock { $0.isEmpty } })
+        await server.shutdown()
+        let line = lines.withLock { $0.first } ?? ""
+        #expect(line.hasPrefix("GET /hello/{name} 200 "))
+        #expect(!line.contains("secret") && !line.contains("hunter2") && !line.contains("abc"))
+    }
+}

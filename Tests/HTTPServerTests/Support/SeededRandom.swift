@@ -1,0 +1,29 @@
+/// A deterministic generator (SplitMix64), so random splits are the same on every run.
+struct SeededRandom: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// Splits `bytes` into pieces: whole, one byte each, and random sizes.
+func splittings(of bytes: [UInt8], seeds: ClosedRange<UInt64> = 1...5, maxPiece: Int = 17) -> [[[UInt8]]] {
+    var result: [[[UInt8]]] = [[bytes], bytes.map { [$0] }]
+    for seed in seeds {
+        var rng = SeededRandom(seed: seed)
+        var pieces: [[UInt8]] = []
+        var i = 0
+        while i < bytes.count {
+            let n = Int.random(in: 1...maxPiece, using: &rng)
+            pieces.append(Array(bytes[i..<min(bytes.count, i + n)]))
+            i += n
+        }
+        result.append(pieces)
+    }
+    return result
+}
