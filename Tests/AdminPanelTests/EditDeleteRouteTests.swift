@@ -5,7 +5,7 @@ import OpenMarketCore
 
 @Suite struct EditRouteTests {
     static func editFields(from form: TestResponse, overriding changes: [String: String]) -> [(String, String)] {
-        let names = ["csrf_token", "name", "price", "currency", "discounted_price", "stock",
+        let names = ["csrf_token", "name", "price", "discounted_price", "stock",
                      "loaded_name", "loaded_description", "loaded_price", "loaded_currency", "loaded_discounted_price",
                      "loaded_stock", "loaded_thumbnail_id"]
         var fields = names.map { ($0, changes[$0] ?? form.inputValue($0) ?? "") }
