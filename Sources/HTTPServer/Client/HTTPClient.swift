@@ -1,0 +1,143 @@
+import Foundation
+
+public enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// No complete response within the request's timeout.
+    case timeout
+    /// Could not connect, or the connection broke before a complete response.
+    case connectionFailed(String)
+    /// The server's answer is not valid HTTP/1.1 (or is too large).
+    case malformedResponse
+    /// The request itself cannot be sent (not http://, bad method or header).
+    case invalidRequest(String)
+
+    public var description: String {
+        switch self {
+        case .timeout: "The server did not answer in time"
+        case .connectionFailed(let reason): "Connection failed: \(reason)"
+        case .malformedResponse: "The server sent a malformed response"
+        case .invalidRequest(let reason): "Invalid request: \(reason)"
+        }
+    }
+}
+
+/// A small HTTP/1.1 client with pooled keep-alive connections, for plain `http://` upstreams
+/// on a local network or loopback (where URLSession on Linux is far slower).
+///
+/// Sockets are non-blocking and driven by one event-loop thread owned by the client, so callers'
+/// tasks only await. An idempotent request that finds its pooled connection closed by the
+/// server (nothing received) is retried once on a new connection.
+public final class HTTPClient: Sendable {
+    private let maxConnectionsPerHost: Int
+    private let connectTimeout: Duration
+    private let state = Locked<(loop: EventLoop, pool: ClientPool)?>(nil)
+    private let addresses = Locked<[String: ClientAddress]>([:])
+
+    public init(maxConnectionsPerHost: Int = 64, connectTimeout: Duration = .seconds(5)) {
+        self.maxConnectionsPerHost = max(1, maxConnectionsPerHost)
+        self.connectTimeout = connectTimeout
+    }
+
+    deinit {
+        guard let (loop, pool) = state.withLock({ $0 }) else { return }
+        loop.execute { pool.closeAll() }
+        loop.stop()
+    }
+
+    public func send(method: String, url: URL, headers: [(String, String)] = [], body: Data? = nil,
+                     timeout: Duration = .seconds(10)) async throws -> (status: Int, headers: [(String, String)], body: Data) {
+        guard url.scheme?.lowercased() == "http", let host = url.host, !host.isEmpty else {
+            throw HTTPClientError.invalidRequest("only http:// URLs are supported")
+        }
+        guard ASCII.isToken(method) else { throw HTTPClientError.invalidRequest("invalid method") }
+        let port = url.port ?? 80
+        let address = try resolve(host: host, port: port)
+        let job = ClientJob(
+            key: ClientPool.Key(host: host, port: port), address: address,
+            bytes: try Self.serialize(method: method, url: url, host: host, port: port, headers: headers, body: body),
+            isHead: method == "HEAD",
+            idempotent: ["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE"].contains(method),
+            deadline: monotonicNanos() + timeout.nanoseconds)
+        let (loop, pool) = try loopAndPool()
+        let response = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<ResponseParser.Response, any Error>) in
+            job.completion = { continuation.resume(with: $0.mapError { $0 as any Error }) }
+            loop.execute { pool.perform(job) }
+        }
+        return (response.status, response.headers, response.body)
+    }
+
+    private func loopAndPool() throws -> (EventLoop, ClientPool) {
+        try state.withLock { state in
+            if let state { return state }
+            let loop: EventLoop
+            do { loop = try EventLoop(tickInterval: .milliseconds(50)) } catch {
+                throw HTTPClientError.connectionFailed("cannot start the client's event loop")
+            }
+            let pool = ClientPool(loop: loop, maxPerHost: maxConnectionsPerHost, connectTimeout: connectTimeout.nanoseconds)
+            loop.onTick { pool.expireWaiting(now: monotonicNanos()) }   // before the thread starts
+            loop.start(name: "http-client")
+            state = (loop, pool)
+            return (loop, pool)
+        }
+    }
+
+    private func resolve(host: String, port: Int) throws -> ClientAddress {
+        let key = "\(host):\(port)"
+        if let cached = addresses.withLock({ $0[key] }) { return cached }
+        guard let address = ClientAddress.resolve(host: host, port: port) else {
+            throw HTTPClientError.connectionFailed("cannot resolve \(host)")
+        }
+        addresses.withLock { $0[key] = address }
+        return address
+    }
+
+    static func serialize(method: String, url: URL, host: String, port: Int, headers: [(String, String)],
+                          body: Data?) throws -> [UInt8] {
+        let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        var target = components?.percentEncodedPath ?? "/"
+        if target.isEmpty { target = "/" }
+        if let query = components?.percentEncodedQuery { target += "?" + query }
+        guard target.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { throw HTTPClientError.invalidRequest("invalid path") }
+        var head = "\(method) \(target) HTTP/1.1\r\nHost: \(host.contains(":") ? "[\(host)]" : host):\(port)\r\n"
+        for (name, value) in HTTPHeaders(headers) {
+            let lower = name.lowercased()
+            if lower == "host" || lower == "content-length" || lower == "transfer-encoding" || lower == "connection" { continue }
+            head += name + ": " + value + "\r\n"
+        }
+        if let body {
+            head += "Content-Length: \(body.count)\r\n"
+        } else if method == "POST" || method == "PUT" || method == "PATCH" {
+            head += "Content-Length: 0\r\n"
+        }
+        head += "\r\n"
+        var bytes = Array(head.utf8)
+        if let body { bytes.append(contentsOf: body) }
+        return bytes
+    }
+}
+
+/// One request on its way through the pool; completes exactly once.
+final class ClientJob: @unchecked Sendable {
+    let key: ClientPool.Key
+    let address: ClientAddress
+    let bytes: [UInt8]
+    let isHead: Bool
+    let idempotent: Bool
+    let deadline: UInt64
+    var retried = false
+    var completion: ((Result<ResponseParser.Response, HTTPClientError>) -> Void)?
+
+    init(key: ClientPool.Key, address: ClientAddress, bytes: [UInt8], isHead: Bool, idempotent: Bool, deadline: UInt64) {
+        self.key = key
+        self.address = address
+        self.bytes = bytes
+        self.isHead = isHead
+        self.idempotent = idempotent
+        self.deadline = deadline
+    }
+
+    func complete(_ result: Result<ResponseParser.Response, HTTPClientError>) {
+        let completion = self.completion
+        self.completion = nil
+        completion?(result)
+    }
+}
