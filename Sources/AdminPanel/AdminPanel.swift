@@ -18,7 +18,7 @@ public final class AdminPanel: Sendable {
             }
         }
         let upstream: any HTTPTransport
-        if let transport { upstream = transport } else { upstream = URLSessionTransport() }
+        if let transport { upstream = transport } else { upstream = PooledTransport() }
         app = try PanelApp(configuration: configuration, transport: upstream)
         var serverConfiguration = ServerConfiguration(host: configuration.host, port: configuration.port)
         serverConfiguration.eventLoopCount = max(1, configuration.eventLoopCount)
@@ -56,7 +56,9 @@ extension PanelApp {
 
         router.get("/") { _ in .redirect(to: "/products", status: 303) }
         router.get("/products", page { app, request in try await app.listPage(request) })
-        router.post("/products", bodyLimit: configuration.uploadLimit, page { app, request in try await app.registerProduct(request) })
+        // The server's own limit is set above ours so that an oversized upload reaches the handler,
+        // which answers with the panel's 413 page (the server alone would send plain text).
+        router.post("/products", bodyLimit: max(4 * configuration.uploadLimit, 64 << 20), page { app, request in try await app.registerProduct(request) })
         router.get("/products/new", page { app, request in try await app.registerForm(request) })
         router.get("/products/{id}", page { app, request in try await app.detailPage(request) })
         router.get("/products/{id}/edit", page { app, request in try await app.editForm(request) })
