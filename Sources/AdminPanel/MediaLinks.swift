@@ -21,9 +21,16 @@ struct MediaLinks: Sendable {
 
     /// `/media/<path>` for an image on the API origin, nil for anything else.
     func panelPath(for imageURL: String) -> String? {
-        if imageURL.hasPrefix(originPrefix) {
-            let rest = imageURL.dropFirst(originPrefix.count).prefix { $0 != "?" && $0 != "#" }
-            if !rest.isEmpty, !rest.contains(where: { $0 == "\\" || $0.isWhitespace }) { return "/media/" + rest }
+        // Byte-wise: String.hasPrefix compares by Unicode equivalence, far slower than needed here.
+        let bytes = imageURL.utf8
+        if bytes.starts(with: originPrefix.utf8) {
+            let rest = bytes.dropFirst(originPrefix.utf8.count)
+            let end = rest.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? rest.endIndex
+            let path = rest[rest.startIndex..<end]
+            if !path.isEmpty, !path.contains(where: { $0 <= 0x20 || $0 == UInt8(ascii: "\\") }),
+               let text = String(path) {
+                return "/media/" + text
+            }
         }
         guard let components = URLComponents(string: imageURL),
               (components.scheme ?? "").lowercased() == scheme,
