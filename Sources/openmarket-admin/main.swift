@@ -39,7 +39,9 @@ func folder(_ flag: String?, _ name: String, checkout: URL?) -> URL {
 /// The embedded sandbox with the demo vendor (or the one given by --identifier/--secret).
 func startSandbox(_ options: LaunchOptions) -> (Sandbox, ClientConfiguration, vendorID: Int?) {
     var configuration = SandboxConfiguration(dataDirectory: URL(fileURLWithPath: options.dataDirectory))
-    configuration.host = LaunchOptions.isLoopback(options.host) ? "127.0.0.1" : options.host
+    // The embedded API stays on loopback even when the panel is shared: only the panel talks to
+    // it (run `openmarket-sandbox` to offer an API to other clients).
+    configuration.host = "127.0.0.1"
     configuration.port = options.sandboxPort
     configuration.dialect = options.dialect
     configuration.seed = options.seed
