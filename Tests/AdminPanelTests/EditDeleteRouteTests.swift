@@ -173,3 +173,19 @@ import OpenMarketCore
         }
     }
 }
+
+@Suite struct DialectRouteTests {
+    @Test func v2bListsVendorNamesAndDeletesThroughTheArchivedPath() async throws {
+        let harness = try await PanelHarness.start(.init(dialect: .v2b))
+        defer { Task { await harness.stop() } }
+        let product = try await harness.makeProduct(name: "v2b product")
+        let list = try await harness.browser.get("/products")
+        #expect(list.text.contains("<span class=\"product__vendor\">demo</span>"))
+        #expect(list.text.contains("A product made by a test."))
+        let token = try await harness.csrfToken(from: "/products/\(product.id)")
+        let deleted = try await harness.browser.post("/products/\(product.id)/delete",
+                                                     form: [("csrf_token", token), ("password", harness.demoSecret)])
+        #expect(deleted.status == 303)
+        await #expect(throws: OpenMarketError.self) { _ = try await harness.api.product(id: product.id) }
+    }
+}
