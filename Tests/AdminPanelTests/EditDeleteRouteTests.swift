@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import OpenMarketCore
+import OpenMarketSandbox
 @testable import AdminPanel
 
 @Suite struct EditRouteTests {
@@ -187,5 +188,50 @@ import OpenMarketCore
                                                      form: [("csrf_token", token), ("password", harness.demoSecret)])
         #expect(deleted.status == 303)
         await #expect(throws: OpenMarketError.self) { _ = try await harness.api.product(id: product.id) }
+    }
+}
+
+@Suite struct OwnershipRouteTests {
+    static let other = VendorSeed(name: "someone", identifier: "5b1f6c1e-0000-4000-8000-00000000abcd", secret: "other-secret-123")
+
+    func foreignProduct(_ harness: PanelHarness) async throws -> ProductDetail {
+        let api = OpenMarketClient(configuration: ClientConfiguration(baseURL: harness.client.baseURL, identifier: Self.other.identifier,
+                                                                      secret: Self.other.secret))
+        return try await api.create(NewProduct(name: "Not ours", description: "Belongs to another vendor.", price: 5000,
+                                               currency: .KRW, images: [ImageUpload(filename: "a.png", data: TestImages.png())]))
+    }
+
+    @Test func whileTheVendorIsUnknownARefusalIsExplained() async throws {
+        let harness = try await PanelHarness.start(.init(vendorID: .unknown, otherVendor: Self.other))
+        defer { Task { await harness.stop() } }
+        let product = try await foreignProduct(harness)
+        let detail = try await harness.browser.get("/products/\(product.id)")
+        #expect(detail.text.contains("data-delete-dialog"))
+        let form = try await harness.browser.get("/products/\(product.id)/edit")
+        #expect(form.status == 200)
+        let refused = try await harness.browser.post("/products/\(product.id)/edit",
+                                                     form: EditRouteTests.editFields(from: form, overriding: ["name": "Taken over"]))
+        #expect(refused.status == 403)
+        #expect(refused.text.contains("role=\"alert\""))
+        #expect(refused.text.contains("belongs to another vendor"))
+        #expect(refused.inputValue("name") == "Taken over")
+        let token = try #require(form.inputValue("csrf_token"))
+        let delete = try await harness.browser.post("/products/\(product.id)/delete",
+                                                    form: [("csrf_token", token), ("password", harness.demoSecret)])
+        #expect(delete.status == 403)
+        #expect(delete.text.contains("another vendor"))
+        #expect(try await harness.api.product(id: product.id).name == "Not ours")
+    }
+
+    @Test func savingWithoutChangesSaysSo() async throws {
+        let harness = try await PanelHarness.start()
+        defer { Task { await harness.stop() } }
+        let product = try await harness.makeProduct()
+        let form = try await harness.browser.get("/products/\(product.id)/edit")
+        let response = try await harness.browser.post("/products/\(product.id)/edit",
+                                                      form: EditRouteTests.editFields(from: form, overriding: [:]))
+        #expect(response.status == 303)
+        let page = try await harness.browser.get("/products/\(product.id)")
+        #expect(page.text.contains("role=\"status\">Nothing to save: no field was changed.</p>"))
     }
 }

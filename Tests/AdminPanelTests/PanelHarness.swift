@@ -28,6 +28,8 @@ final class PanelHarness: @unchecked Sendable {
         var api: URL?
         var timeout: TimeInterval = 10
         var uploadLimit: Int?
+        /// Another vendor in the sandbox, for products this panel's vendor does not own.
+        var otherVendor: VendorSeed?
     }
 
     enum VendorChoice { case demo, unknown, other(Int) }
@@ -39,6 +41,7 @@ final class PanelHarness: @unchecked Sendable {
         sandboxConfiguration.dialect = options.dialect
         sandboxConfiguration.seed = options.seed
         sandboxConfiguration.logRequests = false
+        if let other = options.otherVendor { sandboxConfiguration.vendors = [other] }
         let sandbox = try Sandbox(configuration: sandboxConfiguration)
         _ = try sandbox.start()
         let demo = sandbox.demoVendor
