@@ -26,7 +26,7 @@ let package = Package(
         .executableTarget(name: "openmarket-sandbox", dependencies: ["OpenMarketSandbox"]),
         .executableTarget(name: "server-benchmark", dependencies: ["HTTPServer"]),
 
-        .testTarget(name: "OpenMarketCoreTests", dependencies: ["OpenMarketCore"]),
+        .testTarget(name: "OpenMarketCoreTests", dependencies: ["OpenMarketCore"], exclude: ["Fixtures"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
         .testTarget(name: "HTMLTemplatesTests", dependencies: ["HTMLTemplates"]),
         .testTarget(name: "OpenMarketSandboxTests", dependencies: ["OpenMarketSandbox", "OpenMarketCore", "HTTPServer"]),

@@ -19,7 +19,8 @@ public final class HTTPServer: Sendable {
 
     public init(configuration: ServerConfiguration = ServerConfiguration(), router: Router) {
         self.configuration = configuration
-        self.context = ServerContext(router: router, limits: configuration.limits, accessLog: configuration.accessLog)
+        self.context = ServerContext(router: router, limits: configuration.limits, accessLog: configuration.accessLog,
+                                     handlersOnEventLoop: configuration.runHandlersOnEventLoops)
     }
 
     /// Binds, listens and starts serving. Returns the real port (useful with port 0).

@@ -59,14 +59,23 @@ public struct ServerConfiguration: Sendable {
     public var accessLog: (@Sendable (AccessLogEntry) -> Void)?
     /// Threads running event loops (each owns a share of the connections).
     public var eventLoopCount: Int
+    /// Run each handler task on the event loop of its connection (no thread hand-offs: fastest)
+    /// rather than on the global concurrent executor. Either way a handler is a Swift task; on
+    /// the loop, a handler that blocks (long CPU work, blocking I/O) delays that loop's other
+    /// connections, so such work belongs in a detached task.
+    public var runHandlersOnEventLoops: Bool
+
+    /// One loop per core, at most 4: sockets are cheap to drive, handlers get the rest.
+    public static var defaultEventLoopCount: Int { max(1, min(4, ProcessInfo.processInfo.activeProcessorCount)) }
 
     public init(host: String = "127.0.0.1", port: Int = 8080, limits: ServerLimits = ServerLimits(),
                 accessLog: (@Sendable (AccessLogEntry) -> Void)? = AccessLogEntry.standardError,
-                eventLoopCount: Int = 1) {
+                eventLoopCount: Int = ServerConfiguration.defaultEventLoopCount, runHandlersOnEventLoops: Bool = false) {
         self.host = host
         self.port = port
         self.limits = limits
         self.accessLog = accessLog
         self.eventLoopCount = max(1, eventLoopCount)
+        self.runHandlersOnEventLoops = runHandlersOnEventLoops
     }
 }

@@ -89,6 +89,23 @@ struct ErrorMapping: Sendable {
         return safe.isEmpty ? fallback : safe
     }
 
+    /// The same error with credentials removed from its texts.
+    func redacted(_ error: OpenMarketError) -> OpenMarketError {
+        switch error {
+        case .validation(let issues):
+            return .validation(issues.map { FieldIssue(field: $0.field, message: redact($0.message)) })
+        case .badRequest(let message): return .badRequest(message: redact(message))
+        case .unauthorized(let message): return .unauthorized(message: redact(message))
+        case .forbidden(let message): return .forbidden(message: redact(message))
+        case .notFound(let message): return .notFound(message: redact(message))
+        case .payloadTooLarge(let message): return .payloadTooLarge(message: redact(message))
+        case .server(let status, let message): return .server(status: status, message: redact(message))
+        case .timeout: return .timeout
+        case .unreachable(let reason): return .unreachable(reason: redact(reason))
+        case .undecodable(let path, let reason): return .undecodable(path: redact(path), reason: redact(reason))
+        }
+    }
+
     /// Replaces each credential with "•••". A credential shorter than 4 characters would mangle
     /// ordinary words, so a text containing one is replaced by a generic sentence instead.
     func redact(_ text: String) -> String {

@@ -12,16 +12,38 @@ struct JSONKey: CodingKey, ExpressibleByStringLiteral, Hashable {
     init?(intValue: Int) { nil }
 }
 
+/// Every spelling of each member the API was seen to use, preferred spelling first (it is the
+/// one a "missing" error names). Shared by both decoders, so they cannot disagree.
+enum APIKeys {
+    static let id = ["id"]
+    static let vendorID = ["vendor_id", "vendorId", "vendorID"]
+    static let vendorName = ["vendorName", "vendor_name"]
+    static let name = ["name"]
+    static let description = ["description", "descriptions"]
+    static let thumbnail = ["thumbnail"]
+    static let currency = ["currency"]
+    static let price = ["price"]
+    static let bargainPrice = ["bargain_price", "bargainPrice"]
+    static let discountedPrice = ["discounted_price", "discountedPrice"]
+    static let stock = ["stock"]
+    static let createdAt = ["created_at", "createdAt"]
+    static let issuedAt = ["issued_at", "issuedAt"]
+    static let url = ["url"]
+    static let thumbnailURL = ["thumbnail_url", "thumbnailUrl", "thumbnailURL"]
+    static let succeed = ["succeed"]
+    static let images = ["images"]
+    static let vendors = ["vendors", "vendor"]
+    static let pages = ["pages"]
+    static let offset = ["offset"]
+    static let limit = ["limit"]
+}
+
 extension KeyedDecodingContainer where Key == JSONKey {
     /// The first of `names` present in the object. When none is present the first name is the one
     /// reported missing, so callers list their preferred spelling first.
     private func presentKey(_ names: [String]) -> JSONKey? {
         for name in names where contains(JSONKey(name)) { return JSONKey(name) }
         return nil
-    }
-
-    func decode<T: Decodable>(_ type: T.Type, _ names: String...) throws -> T {
-        try decode(type, names)
     }
 
     func decode<T: Decodable>(_ type: T.Type, _ names: [String]) throws -> T {
@@ -32,16 +54,12 @@ extension KeyedDecodingContainer where Key == JSONKey {
         return try decode(type, forKey: key)
     }
 
-    func decodeIfPresent<T: Decodable>(_ type: T.Type, _ names: String...) throws -> T? {
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, _ names: [String]) throws -> T? {
         guard let key = presentKey(names) else { return nil }
         return try decodeIfPresent(type, forKey: key)
     }
 
     /// An integer that may arrive as `2` or, from a sloppy writer, as `2.0`.
-    func decodeInt(_ names: String...) throws -> Int {
-        try decodeInt(names)
-    }
-
     func decodeInt(_ names: [String]) throws -> Int {
         guard let key = presentKey(names) else {
             throw DecodingError.keyNotFound(JSONKey(names[0]), .init(
@@ -57,7 +75,7 @@ extension KeyedDecodingContainer where Key == JSONKey {
     }
 
     /// Money: JSON doubles such as `50000.0` or `6.0E7` (integers are accepted too).
-    func decodeMoney(_ names: String...) throws -> Double {
+    func decodeMoney(_ names: [String]) throws -> Double {
         let value = try decode(Double.self, names)
         guard value.isFinite else {
             throw DecodingError.dataCorrupted(.init(
@@ -66,7 +84,7 @@ extension KeyedDecodingContainer where Key == JSONKey {
         return value
     }
 
-    func decodeDate(_ names: String...) throws -> Date {
+    func decodeDate(_ names: [String]) throws -> Date {
         guard let key = presentKey(names) else {
             throw DecodingError.keyNotFound(JSONKey(names[0]), .init(
                 codingPath: codingPath, debugDescription: "missing"))
@@ -74,7 +92,7 @@ extension KeyedDecodingContainer where Key == JSONKey {
         return try decodeDate(forKey: key)
     }
 
-    func decodeDateIfPresent(_ names: String...) throws -> Date? {
+    func decodeDateIfPresent(_ names: [String]) throws -> Date? {
         guard let key = presentKey(names), try !decodeNil(forKey: key) else { return nil }
         return try decodeDate(forKey: key)
     }

@@ -45,7 +45,7 @@ public struct OpenMarketClient: Sendable {
 
     /// Registers a product. The draft is validated first; nothing is sent when a rule is broken.
     public func create(_ draft: NewProduct) async throws(OpenMarketError) -> ProductDetail {
-        let issues = draft.validate() + credentialIssues()
+        let issues = draft.validate() + credentialIssues(needsSecret: true)
         guard issues.isEmpty else { throw .validation(issues) }
         return try await detail(from: requests.create(draft, boundary: makeBoundary()), credentials: vendorCredentials)
     }
@@ -54,7 +54,7 @@ public struct OpenMarketClient: Sendable {
     /// validated on their own first; pass the current product to `ProductChanges.validate(current:)`
     /// beforehand to check them against it.
     public func update(id: Int, changes: ProductChanges) async throws(OpenMarketError) -> ProductDetail {
-        let issues = changes.validate(current: nil) + credentialIssues()
+        let issues = changes.validate(current: nil) + credentialIssues(needsSecret: true)
         guard issues.isEmpty else { throw .validation(issues) }
         return try await detail(from: requests.update(id: id, changes: changes), credentials: vendorCredentials)
     }
@@ -62,9 +62,11 @@ public struct OpenMarketClient: Sendable {
     /// Deletes a product with the dialect's two steps. `password` is the vendor secret the seller
     /// typed; a wrong one is `.unauthorized`. Answers the deleted product's detail.
     public func delete(id: Int, password: String) async throws(OpenMarketError) -> ProductDetail {
-        guard !password.isEmpty else {
-            throw .validation([FieldIssue(field: "password", message: "Enter your vendor password to delete.")])
+        var issues = credentialIssues(needsSecret: false)
+        if password.isEmpty {
+            issues.append(FieldIssue(field: "password", message: "Enter your vendor password to delete."))
         }
+        guard issues.isEmpty else { throw .validation(issues) }
         let credentials = vendorCredentials + [password]
         let first = try await exchange(requests.deleteStepOne(id: id, password: password), credentials: credentials)
         let answer = Self.plainText(first.body)
@@ -85,12 +87,17 @@ public struct OpenMarketClient: Sendable {
 
     private var vendorCredentials: [String] { [configuration.identifier, configuration.secret] }
 
-    private func credentialIssues() -> [FieldIssue] {
+    /// The configured credentials can be sent: present, and the identifier (a header value) made
+    /// of visible ASCII only, so no CR/LF can ever reach a request head.
+    private func credentialIssues(needsSecret: Bool) -> [FieldIssue] {
         var issues: [FieldIssue] = []
-        if configuration.identifier.isEmpty {
+        let identifier = configuration.identifier
+        if identifier.isEmpty {
             issues.append(FieldIssue(field: "", message: "No vendor identifier is configured."))
+        } else if !identifier.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) {
+            issues.append(FieldIssue(field: "", message: "The configured vendor identifier contains characters that cannot be sent."))
         }
-        if configuration.secret.isEmpty {
+        if needsSecret && configuration.secret.isEmpty {
             issues.append(FieldIssue(field: "secret", message: "No vendor secret is configured."))
         }
         return issues
@@ -101,7 +108,12 @@ public struct OpenMarketClient: Sendable {
         guard !Self.isBlank(response.body) else {
             throw .undecodable(path: "", reason: "the answer was empty")
         }
-        return try OpenMarketJSON.decodeDetail(response.body)
+        do {
+            return try OpenMarketJSON.decodeDetail(response.body)
+        } catch {
+            // A reason may quote a value of the answer; an answer could echo a credential.
+            throw ErrorMapping(credentials: credentials).redacted(error)
+        }
     }
 
     /// Sends and accepts only a 2xx answer; anything else becomes its typed error.

@@ -3,22 +3,49 @@ import Foundation
 /// Reading (and writing) the API's JSON in either dialect.
 public enum OpenMarketJSON {
     public static func decodeListPage(_ data: Data) throws(OpenMarketError) -> ProductListPage {
-        try decode(ProductListPage.self, from: data)
+        try ProductListPage(reading: document(data))
     }
 
     public static func decodeDetail(_ data: Data) throws(OpenMarketError) -> ProductDetail {
-        try decode(ProductDetail.self, from: data)
+        try ProductDetail(reading: document(data))
     }
 
-    /// Writes a model in a dialect's key casing and date format (keys sorted, so output is stable).
-    public static func encode<T: Encodable>(_ value: T, dialect: Dialect) -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.userInfo[.openMarketDialect] = dialect
-        // The models only hold strings, numbers, bools and finite money; encoding cannot fail.
-        return (try? encoder.encode(value)) ?? Data()
+    /// The answer's top-level object. Parsed by hand, not by `JSONDecoder` (see `JSONValue`).
+    private static func document(_ data: Data) throws(OpenMarketError) -> JSONObjectReader {
+        let value: JSONValue
+        do {
+            value = try JSONValue.parse(data)
+        } catch {
+            throw .undecodable(path: "", reason: "the answer is not valid JSON")
+        }
+        return try JSONObjectReader(value, path: "")
     }
 
+    // MARK: Writing, as the live servers did
+
+    /// A list page in the dialect's live shape: its key spelling and order, its date format, and
+    /// money as the Java server wrote it (`50000.0`, `6.0E7`). For the sandbox and for tests.
+    public static func encode(_ page: ProductListPage, dialect: Dialect) -> Data {
+        LiveJSON.listPage(page, dialect).data
+    }
+
+    /// A product detail in the dialect's live shape (see `encode(_:dialect:)` for a page).
+    public static func encode(_ detail: ProductDetail, dialect: Dialect) -> Data {
+        LiveJSON.detail(detail, dialect).data
+    }
+
+    /// The API's error body `{"code":<status>,"message":"…"}`.
+    public static func encodeError(status: Int, message: String) -> Data {
+        LiveJSON.object([("code", .integer(status)), ("message", .string(message))]).data
+    }
+
+    /// Money as the Java server wrote it: `50000.0`, `12.5`, `6.0E7`.
+    public static func formatMoney(_ value: Double) -> String {
+        LiveJSON.javaDouble(value)
+    }
+
+    /// Through the models' `Decodable` conformance (what a `JSONDecoder` user gets); the tests
+    /// check it agrees with the hand-written path.
     static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(OpenMarketError) -> T {
         do {
             return try JSONDecoder().decode(type, from: data)
@@ -125,11 +152,21 @@ public enum OpenMarketJSON {
         let days = total >= 0 ? total / 86_400 : (total - 86_399) / 86_400
         let secondsOfDay = total - days * 86_400
         let (year, month, day) = civilFromDays(days)
-        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        let yearText = String(repeating: "0", count: max(0, 4 - String(year).count)) + String(year)
-        let text = "\(yearText)-\(two(month))-\(two(day))T\(two(secondsOfDay / 3600)):"
-            + "\(two(secondsOfDay / 60 % 60)):\(two(secondsOfDay % 60))"
-        return dialect == .v2a ? text + ".00" : text
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(22)
+        func digits(_ value: Int, _ width: Int) {
+            var text = Array(String(value).utf8)
+            if text.count < width { text.insert(contentsOf: repeatElement(UInt8(ascii: "0"), count: width - text.count), at: 0) }
+            bytes.append(contentsOf: text)
+        }
+        digits(year, 4)
+        bytes.append(UInt8(ascii: "-")); digits(month, 2)
+        bytes.append(UInt8(ascii: "-")); digits(day, 2)
+        bytes.append(UInt8(ascii: "T")); digits(secondsOfDay / 3600, 2)
+        bytes.append(UInt8(ascii: ":")); digits(secondsOfDay / 60 % 60, 2)
+        bytes.append(UInt8(ascii: ":")); digits(secondsOfDay % 60, 2)
+        if dialect == .v2a { bytes.append(contentsOf: ".00".utf8) }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     private static func daysInMonth(_ month: Int, _ year: Int) -> Int {

@@ -39,20 +39,39 @@ public struct ProductDetail: Sendable, Equatable, Codable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: JSONKey.self)
-        id = try c.decodeInt("id")
-        vendorID = try c.decodeInt("vendor_id", "vendorId", "vendorID")
-        name = try c.decode(String.self, "name")
-        description = try c.decodeIfPresent(String.self, "description", "descriptions") ?? ""
-        thumbnail = try c.decode(String.self, "thumbnail")
-        currency = try c.decode(Currency.self, "currency")
-        price = try c.decodeMoney("price")
-        bargainPrice = try c.decodeMoney("bargain_price", "bargainPrice")
-        discountedPrice = try c.decodeMoney("discounted_price", "discountedPrice")
-        stock = try c.decodeInt("stock")
-        createdAt = try c.decodeDate("created_at", "createdAt")
-        issuedAt = try c.decodeDate("issued_at", "issuedAt")
-        images = try c.decode([ProductImage].self, "images")
-        vendor = try c.decodeIfPresent(Vendor.self, "vendors", "vendor")
+        id = try c.decodeInt(APIKeys.id)
+        vendorID = try c.decodeInt(APIKeys.vendorID)
+        name = try c.decode(String.self, APIKeys.name)
+        description = try c.decodeIfPresent(String.self, APIKeys.description) ?? ""
+        thumbnail = try c.decode(String.self, APIKeys.thumbnail)
+        currency = try c.decode(Currency.self, APIKeys.currency)
+        price = try c.decodeMoney(APIKeys.price)
+        bargainPrice = try c.decodeMoney(APIKeys.bargainPrice)
+        discountedPrice = try c.decodeMoney(APIKeys.discountedPrice)
+        stock = try c.decodeInt(APIKeys.stock)
+        createdAt = try c.decodeDate(APIKeys.createdAt)
+        issuedAt = try c.decodeDate(APIKeys.issuedAt)
+        images = try c.decode([ProductImage].self, APIKeys.images)
+        vendor = try c.decodeIfPresent(Vendor.self, APIKeys.vendors)
+    }
+
+    init(reading json: JSONObjectReader) throws(OpenMarketError) {
+        id = try json.int(APIKeys.id)
+        vendorID = try json.int(APIKeys.vendorID)
+        name = try json.string(APIKeys.name)
+        description = try json.optionalString(APIKeys.description) ?? ""
+        thumbnail = try json.string(APIKeys.thumbnail)
+        currency = try json.currency(APIKeys.currency)
+        price = try json.money(APIKeys.price)
+        bargainPrice = try json.money(APIKeys.bargainPrice)
+        discountedPrice = try json.money(APIKeys.discountedPrice)
+        stock = try json.int(APIKeys.stock)
+        createdAt = try json.date(APIKeys.createdAt)
+        issuedAt = try json.date(APIKeys.issuedAt)
+        var images: [ProductImage] = []
+        for image in try json.objects(APIKeys.images) { images.append(try ProductImage(reading: image)) }
+        self.images = images
+        vendor = try json.optionalObject(APIKeys.vendors).map { (reader) throws(OpenMarketError) in try Vendor(reading: reader) }
     }
 
     public func encode(to encoder: any Encoder) throws {

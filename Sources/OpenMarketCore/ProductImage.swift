@@ -19,11 +19,19 @@ public struct ProductImage: Sendable, Equatable, Codable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: JSONKey.self)
-        id = try c.decodeInt("id")
-        url = try c.decode(String.self, "url")
-        thumbnailURL = try c.decode(String.self, "thumbnail_url", "thumbnailUrl", "thumbnailURL")
-        succeed = try c.decodeIfPresent(Bool.self, "succeed")
-        issuedAt = try c.decodeDateIfPresent("issued_at", "issuedAt")
+        id = try c.decodeInt(APIKeys.id)
+        url = try c.decode(String.self, APIKeys.url)
+        thumbnailURL = try c.decode(String.self, APIKeys.thumbnailURL)
+        succeed = try c.decodeIfPresent(Bool.self, APIKeys.succeed)
+        issuedAt = try c.decodeDateIfPresent(APIKeys.issuedAt)
+    }
+
+    init(reading json: JSONObjectReader) throws(OpenMarketError) {
+        id = try json.int(APIKeys.id)
+        url = try json.string(APIKeys.url)
+        thumbnailURL = try json.string(APIKeys.thumbnailURL)
+        succeed = try json.optionalBool(APIKeys.succeed)
+        issuedAt = try json.optionalDate(APIKeys.issuedAt)
     }
 
     public func encode(to encoder: any Encoder) throws {

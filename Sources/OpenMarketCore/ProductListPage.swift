@@ -48,12 +48,29 @@ public struct ProductListPage: Sendable, Equatable, Codable {
         pageNo = try c.decodeInt(names(0))
         itemsPerPage = try c.decodeInt(names(1))
         totalCount = try c.decodeInt(names(2))
-        offset = try c.decodeInt("offset")
-        limit = try c.decodeInt("limit")
+        offset = try c.decodeInt(APIKeys.offset)
+        limit = try c.decodeInt(APIKeys.limit)
         lastPage = try c.decodeInt(names(3))
         hasNext = try c.decode(Bool.self, names(4))
         hasPrev = try c.decode(Bool.self, names(5))
-        pages = try c.decode([ProductListItem].self, "pages")
+        pages = try c.decode([ProductListItem].self, APIKeys.pages)
+    }
+
+    init(reading json: JSONObjectReader) throws(OpenMarketError) {
+        let camel = !json.contains("page_no") && (json.contains("pageNo") || json.contains("totalCount"))
+        let (preferred, other) = camel ? (Self.camelKeys, Self.snakeKeys) : (Self.snakeKeys, Self.camelKeys)
+        func names(_ i: Int) -> [String] { [preferred[i], other[i]] }
+        pageNo = try json.int(names(0))
+        itemsPerPage = try json.int(names(1))
+        totalCount = try json.int(names(2))
+        offset = try json.int(APIKeys.offset)
+        limit = try json.int(APIKeys.limit)
+        lastPage = try json.int(names(3))
+        hasNext = try json.bool(names(4))
+        hasPrev = try json.bool(names(5))
+        var items: [ProductListItem] = []
+        for item in try json.objects(APIKeys.pages) { items.append(try ProductListItem(reading: item)) }
+        pages = items
     }
 
     public func encode(to encoder: any Encoder) throws {

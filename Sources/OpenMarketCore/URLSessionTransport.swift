@@ -12,7 +12,10 @@ public struct URLSessionTransport: HTTPTransport {
     }
 
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
-        var urlRequest = URLRequest(url: request.url, timeoutInterval: request.timeout)
+        var urlRequest = URLRequest(url: request.url)
+        // Set through the property: FoundationNetworking on Linux only honours a timeout set this
+        // way (else it waits the session's 60 s), and counts whole seconds (0.5 would mean 0).
+        urlRequest.timeoutInterval = max(1, request.timeout.rounded(.up))
         urlRequest.httpMethod = request.method
         for header in request.headers {
             urlRequest.addValue(header.value, forHTTPHeaderField: header.name)

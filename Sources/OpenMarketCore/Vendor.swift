@@ -17,10 +17,17 @@ public struct Vendor: Sendable, Equatable, Codable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: JSONKey.self)
-        id = try c.decodeInt("id")
-        name = try c.decode(String.self, "name")
-        createdAt = try c.decodeDateIfPresent("created_at", "createdAt")
-        issuedAt = try c.decodeDateIfPresent("issued_at", "issuedAt")
+        id = try c.decodeInt(APIKeys.id)
+        name = try c.decode(String.self, APIKeys.name)
+        createdAt = try c.decodeDateIfPresent(APIKeys.createdAt)
+        issuedAt = try c.decodeDateIfPresent(APIKeys.issuedAt)
+    }
+
+    init(reading json: JSONObjectReader) throws(OpenMarketError) {
+        id = try json.int(APIKeys.id)
+        name = try json.string(APIKeys.name)
+        createdAt = try json.optionalDate(APIKeys.createdAt)
+        issuedAt = try json.optionalDate(APIKeys.issuedAt)
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -1,10 +1,31 @@
 import Foundation
 
 /// A calendar day in UTC: the API's dates have day precision (the time is always 00:00:00).
+/// Kept as its stored text "yyyy-MM-dd", so reading a row and writing JSON never re-formats it.
 struct Day: Sendable, Equatable, Comparable, CustomStringConvertible {
-    var year: Int
-    var month: Int
-    var day: Int
+    /// "yyyy-MM-dd", the stored form and the start of both dialects' date strings.
+    let description: String
+
+    init(year: Int, month: Int, day: Int) {
+        func padded(_ number: Int, _ width: Int) -> String {
+            let text = String(number)
+            return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
+        }
+        description = "\(padded(year, 4))-\(padded(month, 2))-\(padded(day, 2))"
+    }
+
+    /// Accepts the stored form "yyyy-MM-dd" (digits and dashes in place), nothing else.
+    init?(stored text: String) {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 10 else { return nil }
+        for (index, byte) in bytes.enumerated() {
+            let isDash = index == 4 || index == 7
+            guard isDash ? byte == UInt8(ascii: "-") : (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else {
+                return nil
+            }
+        }
+        description = text
+    }
 
     /// Today in UTC.
     static func today(_ now: Date = Date()) -> Day {
@@ -14,33 +35,6 @@ struct Day: Sendable, Equatable, Comparable, CustomStringConvertible {
         return Day(year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday))
     }
 
-    /// Parses the stored form "yyyy-MM-dd".
-    init?(stored text: String) {
-        let parts = text.split(separator: "-")
-        guard parts.count == 3, let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
-              (1...12).contains(month), (1...31).contains(day) else { return nil }
-        self.init(year: year, month: month, day: day)
-    }
-
-    init(year: Int, month: Int, day: Int) {
-        self.year = year
-        self.month = month
-        self.day = day
-    }
-
-    /// "yyyy-MM-dd", the stored form and the start of both dialects' date strings.
-    var description: String {
-        let yyyy = String(year).leftPadded(to: 4)
-        return "\(yyyy)-\(String(month).leftPadded(to: 2))-\(String(day).leftPadded(to: 2))"
-    }
-
-    static func < (lhs: Day, rhs: Day) -> Bool {
-        (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
-    }
-}
-
-private extension String {
-    func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
-    }
+    /// The text is zero-padded and fixed-width, so text order is day order.
+    static func < (lhs: Day, rhs: Day) -> Bool { lhs.description < rhs.description }
 }

@@ -39,6 +39,12 @@ struct JSONText {
     /// (like Jackson: no escaping of "/" or non-ASCII).
     static func appendQuoted(_ value: String, to text: inout String) {
         text.append("\"")
+        // Most strings need no escaping at all: copy them in one go.
+        if !value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            text.append(value)
+            text.append("\"")
+            return
+        }
         var plainStart = value.unicodeScalars.startIndex
         var index = plainStart
         let scalars = value.unicodeScalars

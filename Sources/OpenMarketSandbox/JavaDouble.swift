@@ -5,6 +5,10 @@ enum JavaDouble {
     static func format(_ value: Double) -> String {
         guard value.isFinite else { return value.isNaN ? "NaN" : (value < 0 ? "-Infinity" : "Infinity") }
         if value == 0 { return value.sign == .minus ? "-0.0" : "0.0" }
+        // Fast path for the common case (whole amounts below 10^7): "50000.0".
+        if value.magnitude >= 1 && value.magnitude < 1e7 && value.rounded(.towardZero) == value {
+            return String(Int(value)) + ".0"
+        }
         let sign = value < 0 ? "-" : ""
         let magnitude = value.magnitude
         let (digits, pointPosition) = shortestDigits(magnitude)

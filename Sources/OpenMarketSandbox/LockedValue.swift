@@ -9,4 +9,5 @@ final class LockedValue<Value: Sendable>: @unchecked Sendable {
 
     func get() -> Value { lock.withLock { value } }
     func set(_ newValue: Value) { lock.withLock { value = newValue } }
+    func update(_ change: (inout Value) -> Void) { lock.withLock { change(&value) } }
 }

@@ -46,8 +46,10 @@ struct MediaDirectory: Sendable {
 
     /// Stores several images off the cooperative thread pool (fsync blocks); all or nothing.
     func storeAll(_ images: [(bytes: [UInt8], fileExtension: String)]) async throws -> [String] {
+        // A serial queue of its own per call: on Linux the global and concurrent queues are the
+        // Swift concurrency pool (as wide as the CPU count), which must stay free to serve requests.
         try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
+            DispatchQueue(label: "sandbox.media.write").async {
                 var names: [String] = []
                 do {
                     for image in images { names.append(try store(image.bytes, fileExtension: image.fileExtension)) }

@@ -11,6 +11,11 @@ final class ProductStore: Sendable {
     let media: MediaDirectory
     private let writer: SerialDatabase
     private let reader: SerialDatabase
+    private let writes = LockedValue(0)
+
+    /// Grows after every committed change to products, so cached reads can tell they are stale.
+    var generation: Int { writes.get() }
+    private func committed() { writes.update { $0 += 1 } }
 
     static let databaseFileName = "openmarket.sqlite"
 
@@ -93,7 +98,8 @@ final class ProductStore: Sendable {
     /// Adds a vendor, or updates the name and secret of the one with this identifier.
     @discardableResult
     func upsertVendor(name: String, identifier: String, secret: String) throws -> VendorRecord {
-        try writer.performNow { connection in
+        defer { committed() }   // a vendor's name shows in pages
+        return try writer.performNow { connection in
             try connection.run("""
                 INSERT INTO vendors (name, name_fold, identifier, secret, created_day) VALUES (?, ?, ?, ?, ?)
                 ON CONFLICT(identifier) DO UPDATE SET name = excluded.name, name_fold = excluded.name_fold, secret = excluded.secret
@@ -199,7 +205,8 @@ final class ProductStore: Sendable {
 
     /// Inserts a product whose image files are already durable; returns it as stored.
     func insert(_ draft: ProductDraft) async throws -> ProductRecord {
-        try await writer.perform { connection in
+        defer { committed() }
+        return try await writer.perform { connection in
             try connection.transaction {
                 let id = try Self.insertRows(draft, on: connection)
                 guard let stored = try Self.product(id: id, on: connection) else {
@@ -212,6 +219,7 @@ final class ProductStore: Sendable {
 
     /// Inserts many products in one transaction (sample data at start-up, blocking).
     func insertAllNow(_ drafts: [ProductDraft]) throws {
+        defer { committed() }
         try writer.performNow { connection in
             try connection.transaction {
                 for draft in drafts { _ = try Self.insertRows(draft, on: connection) }
@@ -241,7 +249,8 @@ final class ProductStore: Sendable {
     /// after the edit (or throws an `APIFailure`), all within one write transaction.
     func update(id: Int, vendorID: Int,
                 change: @escaping @Sendable (ProductRecord) throws -> ProductFields) async throws -> ProductRecord {
-        try await writer.perform { connection in
+        defer { committed() }
+        return try await writer.perform { connection in
             try connection.transaction {
                 guard let current = try Self.product(id: id, on: connection) else { throw APIFailure.productNotFound(id) }
                 guard current.vendorID == vendorID else { throw APIFailure.notYourProduct }
@@ -292,6 +301,7 @@ final class ProductStore: Sendable {
     /// Deletes product `id` of `vendorID` with a pending token, which is used up; returns the
     /// product as it was. A token that is not pending for this product is `wrongToken`.
     func delete(id: Int, vendorID: Int, token: String, kind: TokenKind, wrongToken: APIFailure) async throws -> ProductRecord {
+        defer { committed() }
         let deleted = try await writer.perform { connection in
             try connection.transaction {
                 guard let current = try Self.product(id: id, on: connection) else { throw APIFailure.productNotFound(id) }

@@ -9,6 +9,8 @@ struct SandboxAPI: Sendable {
     let input: ProductInput
     /// "http://host:port" as configured; known only after the listener started.
     let baseURL: LockedValue<String>
+    /// List pages and details until the next write (the panel reads the same page again and again).
+    let cache = ResponseCache()
 
     var credentials: Credentials { Credentials(store: store) }
 
@@ -25,8 +27,8 @@ struct SandboxAPI: Sendable {
         // Each handler's refusals become the API's JSON error (the router would make them text).
         let json = ErrorResponses.catching
         router.get("/healthChecker") { _ in HTTPResponse.text("\"OK\"") }
-        router.get("/api/products", json { try await list($0) })
-        router.get("/api/products/{id}", json { try await detail($0) })
+        router.get("/api/products", json { request in try await cached(request) { try await list($0) } })
+        router.get("/api/products/{id}", json { request in try await cached(request) { try await detail($0) } })
         let limit = Self.routeBodyLimit
         router.post("/api/products", bodyLimit: limit, json { try await register($0) })
         router.patch("/api/products/{id}", bodyLimit: limit, json { try await edit($0) })
@@ -42,7 +44,8 @@ struct SandboxAPI: Sendable {
         router.get("/media/thumb/{name}") { media.response(name: $0.pathParameters["name"] ?? "", request: $0) }
         router.get("/media/{name}") { media.response(name: $0.pathParameters["name"] ?? "", request: $0) }
         router.notFoundHandler = { request in
-            ErrorResponses.json(APIFailure.notFound("no such endpoint: \(request.method) \(request.path)"))
+            // The path is not repeated: a misplaced secret may sit in it.
+            ErrorResponses.json(APIFailure.notFound("no such endpoint for \(request.method)"))
         }
         router.use(ErrorResponses.middleware)
         return router
@@ -87,6 +90,17 @@ struct SandboxAPI: Sendable {
 
     // MARK: Reading
 
+    /// Answers from the cache when nothing was written since the same request was answered.
+    /// The key holds the Host header because image URLs are built from it.
+    func cached(_ request: HTTPRequest, _ answer: HTTPHandler) async throws -> HTTPResponse {
+        let key = (request.headers["host"] ?? "") + " " + request.target
+        let generation = store.generation
+        if let hit = cache.response(for: key, generation: generation) { return hit }
+        let response = try await answer(request)
+        cache.store(response, for: key, generation: generation)
+        return response
+    }
+
     func list(_ request: HTTPRequest) async throws -> HTTPResponse {
         let pageNo = try Self.positiveInteger(request.query["page_no"], name: "page_no") ?? 1
         let itemsPerPage = min(try Self.positiveInteger(request.query["items_per_page"], name: "items_per_page")
@@ -117,7 +131,8 @@ struct SandboxAPI: Sendable {
     /// The numeric id of a product path; anything else names no product (404).
     static func productID(_ request: HTTPRequest, parameter: String) throws(APIFailure) -> Int {
         let text = request.pathParameters[parameter] ?? ""
-        guard let id = Int(text), id >= 1 else { throw .notFound("product \(text) does not exist") }
+        // Not echoed when it is no number: it may be a misplaced secret or token.
+        guard let id = Int(text), id >= 1 else { throw .notFound("no product has this id") }
         return id
     }
 }

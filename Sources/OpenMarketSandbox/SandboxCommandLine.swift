@@ -49,7 +49,9 @@ public enum SandboxCommandLine {
                 configuration.port = port
             case "--data":
                 let path = try value()
-                configuration.dataDirectory = URL(fileURLWithPath: path, relativeTo: currentDirectory).standardizedFileURL
+                configuration.dataDirectory = path.hasPrefix("/")
+                    ? URL(fileURLWithPath: path, isDirectory: true)
+                    : currentDirectory.appendingPathComponent(path, isDirectory: true).standardizedFileURL
             case "--dialect":
                 let text = try value()
                 guard let dialect = Dialect(rawValue: text) else {

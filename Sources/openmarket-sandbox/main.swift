@@ -4,6 +4,11 @@ import OpenMarketSandbox
 
 // openmarket-sandbox: runs the Open Market API sandbox alone (see --help).
 
+/// Writes a line at once (unbuffered even into a pipe, so a supervisor sees the URL immediately).
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
 func fail(_ reason: String) -> Never {
     FileHandle.standardError.write(Data("openmarket-sandbox: \(reason)\n".utf8))
     exit(2)
@@ -13,7 +18,7 @@ let configuration: SandboxConfiguration
 do {
     switch try SandboxCommandLine.parse(Array(CommandLine.arguments.dropFirst())) {
     case .help:
-        print(SandboxCommandLine.usage)
+        say(SandboxCommandLine.usage)
         exit(0)
     case .run(let parsed):
         configuration = parsed
@@ -32,27 +37,33 @@ do {
     fail("cannot start: \(error)")
 }
 
-print("Open Market sandbox (\(configuration.dialect.rawValue)) listening on \(sandbox.baseURL.absoluteString)")
-print("Data folder: \(configuration.dataDirectory.path)")
+say("Open Market sandbox (\(configuration.dialect.rawValue)) listening on \(sandbox.baseURL.absoluteString)")
+say("Data folder: \(configuration.dataDirectory.path)")
 let demo = sandbox.demoVendor
 if demo.created {
     // Shown once, on the first start: the store keeps it, nothing prints it again.
-    print("Demo vendor created: name \(demo.name), vendor id \(demo.id)")
-    print("  identifier: \(demo.identifier)")
-    print("  password:   \(demo.secret)")
+    say("Demo vendor created: name \(demo.name), vendor id \(demo.id)")
+    say("  identifier: \(demo.identifier)")
+    say("  password:   \(demo.secret)")
 }
 
 // SIGINT/SIGTERM: stop accepting, let requests in flight finish, then exit.
-let (stopRequests, stopContinuation) = AsyncStream<Int32>.makeStream()
-let signalSources = [SIGINT, SIGTERM].map { signalNumber -> any DispatchSourceSignal in
-    signal(signalNumber, SIG_IGN)
-    let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-    source.setEventHandler { stopContinuation.yield(signalNumber) }
-    source.resume()
-    return source
+/// Not on the main actor: the handlers run on a dispatch queue, not the main thread.
+nonisolated func stopSignals() -> (AsyncStream<Int32>, [any DispatchSourceSignal]) {
+    let (stream, continuation) = AsyncStream<Int32>.makeStream()
+    let sources = [SIGINT, SIGTERM].map { signalNumber -> any DispatchSourceSignal in
+        signal(signalNumber, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+        source.setEventHandler { continuation.yield(signalNumber) }
+        source.resume()
+        return source
+    }
+    return (stream, sources)
 }
+
+let (stopRequests, signalSources) = stopSignals()
 for await _ in stopRequests { break }
-print("Stopping…")
+say("Stopping…")
 await sandbox.shutdown()
 withExtendedLifetime(signalSources) {}
 exit(0)

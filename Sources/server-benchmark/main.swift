@@ -1,18 +1,20 @@
 // A release-mode benchmark server: a 16 KiB static file and a small dynamic page.
-// Usage: server-benchmark [--port N] [--loops N]. Prints "listening on PORT"; stops on SIGINT/SIGTERM.
+// Usage: server-benchmark [--port N] [--loops N] [--handlers-on-loops]. Prints "listening on PORT"; stops on SIGINT/SIGTERM.
 import Dispatch
 import Foundation
 import HTTPServer
 
 var port = 8088
-var loops = 1
+var loops = ServerConfiguration.defaultEventLoopCount
+var handlersOnLoops = false
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
     switch argument {
     case "--port": port = Int(arguments.next() ?? "") ?? port
     case "--loops": loops = Int(arguments.next() ?? "") ?? loops
+    case "--handlers-on-loops": handlersOnLoops = true
     default:
-        FileHandle.standardError.write(Data("usage: server-benchmark [--port N] [--loops N]\n".utf8))
+        FileHandle.standardError.write(Data("usage: server-benchmark [--port N] [--loops N] [--handlers-on-loops]\n".utf8))
         exit(2)
     }
 }
@@ -42,9 +44,36 @@ router.get("/dynamic") { request in
     return .html(html)
 }
 
-let server = HTTPServer(configuration: ServerConfiguration(port: port, accessLog: nil, eventLoopCount: loops),
+// A W2-like route without templates: fetch a 20-item JSON page from this same server through
+// the pooled HTTPClient (upstream round trip on loopback), then answer with it.
+var products = "{\"pageNo\":1,\"itemsPerPage\":20,\"pages\":["
+for i in 1...20 {
+    products += (i > 1 ? "," : "") + "{\"id\":\(i),\"name\":\"Product \(i)\",\"price\":\(i * 1000),\"currency\":\"KRW\","
+        + "\"thumbnail\":\"https://example.com/images/\(i).png\",\"description\":\"\(String(repeating: "d", count: 200))\"}"
+}
+products += "]}"
+let productsJSON = Data(products.utf8)
+router.get("/upstream/products") { _ in .json(productsJSON) }
+let client = HTTPClient()
+let upstreamPort = Locked(0)
+router.get("/proxy") { _ in
+    let port = upstreamPort.value
+    let upstream = try await client.send(method: "GET", url: URL(string: "http://127.0.0.1:\(port)/upstream/products")!,
+                                         headers: [("Accept", "application/json")], body: nil, timeout: .seconds(10))
+    return .json(upstream.body, status: upstream.status)
+}
+
+let server = HTTPServer(configuration: ServerConfiguration(port: port, accessLog: nil, eventLoopCount: loops,
+                                                           runHandlersOnEventLoops: handlersOnLoops),
                         router: router)
-let boundPort = try server.start()
+let boundPort: Int
+do {
+    boundPort = try server.start()
+} catch {
+    FileHandle.standardError.write(Data("server-benchmark: \(error)\n".utf8))
+    exit(1)
+}
+upstreamPort.value = boundPort
 FileHandle.standardOutput.write(Data("listening on \(boundPort)\n".utf8))
 
 signal(SIGINT, SIG_IGN)
@@ -60,3 +89,14 @@ for await _ in stopRequests { break }
 signalSources.forEach { $0.cancel() }
 await server.shutdown(deadline: .seconds(2))
 try? FileManager.default.removeItem(at: root)
+
+/// The port, set once the server is bound and read by handlers.
+final class Locked<Value: Sendable>: @unchecked Sendable {
+    private var stored: Value
+    private let lock = NSLock()
+    init(_ value: Value) { stored = value }
+    var value: Value {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+}

@@ -3,9 +3,10 @@ import Testing
 @testable import HTTPServer
 
 /// Starts a server on an ephemeral loopback port for one test.
-func withServer(_ router: Router, limits: ServerLimits = ServerLimits(),
+func withServer(_ router: Router, limits: ServerLimits = ServerLimits(), handlersOnLoops: Bool = false,
                 _ body: (HTTPServer, Int) async throws -> Void) async throws {
-    let server = HTTPServer(configuration: ServerConfiguration(port: 0, limits: limits, accessLog: nil), router: router)
+    let server = HTTPServer(configuration: ServerConfiguration(port: 0, limits: limits, accessLog: nil,
+                                                               runHandlersOnEventLoops: handlersOnLoops), router: router)
     let port = try server.start()
     do { try await body(server, port) } catch {
         await server.shutdown(deadline: .seconds(1))
@@ -77,6 +78,29 @@ func echoRouter() -> Router {
         }
     }
 
+    /// Handlers as tasks on the connection's event loop: bodies, pipelining and a handler that
+    /// awaits another event loop (the HTTP client) all still work.
+    @Test func handlersRunningOnTheEventLoop() async throws {
+        try await withServer(clientRouter()) { _, upstreamPort in
+            var router = echoRouter()
+            let client = HTTPClient()
+            router.get("/proxy") { _ in
+                let upstream = try await client.send(method: "GET", url: URL(string: "http://127.0.0.1:\(upstreamPort)/json")!,
+                                                     headers: [], body: nil, timeout: .seconds(10))
+                return .json(upstream.body)
+            }
+            try await withServer(router, handlersOnLoops: true) { _, port in
+                let raw = try await RawClient.connect(port: port)
+                try await raw.send("GET /proxy HTTP/1.1\r\nHost: x\r\n\r\n"
+                    + "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n"
+                    + "GET /hello/z HTTP/1.1\r\nHost: x\r\n\r\n")
+                #expect(try await raw.readResponse().text == "{\"ok\":true}")
+                #expect(try await raw.readResponse().text == "abc")
+                #expect(try await raw.readResponse().text == "hello z")
+            }
+        }
+    }
+
     @Test func http10ClosesUnlessKeepAlive() async throws {
         try await withServer(echoRouter()) { _, port in
             let client = try await RawClient.connect(port: port)
@@ -88,5 +112,62 @@ func echoRouter() -> Router {
             #expect(second.text == "hello y" && second.header("Connection") == "close")
             #expect(await client.readsEOF())
         }
+    }
+}
+
+@Suite(.serialized) struct UploadEndToEndTests {
+    /// A 4 MiB body to a handler that starts reading late: the server stops reading at its
+    /// high-water mark, resumes as the handler catches up, and every byte arrives in order.
+    @Test func slowReaderGetsTheWholeBodyThroughBackPressure() async throws {
+        var router = Router()
+        router.post("/upload", bodyLimit: 16 << 20) { request in
+            try await Task.sleep(for: .milliseconds(200))
+            var count = 0
+            var checksum: UInt64 = 0
+            for try await piece in request.body.chunks() {
+                for byte in piece { checksum = checksum &* 31 &+ UInt64(byte) }
+                count += piece.count
+            }
+            return .text("\(count) \(checksum)")
+        }
+        let payload = (0..<(4 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 9) }
+        var expected: UInt64 = 0
+        for byte in payload { expected = expected &* 31 &+ UInt64(byte) }
+        try await withServer(router) { _, port in
+            let client = try await RawClient.connect(port: port)
+            try await client.send("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: \(payload.count)\r\n\r\n")
+            try await client.send(payload)
+            #expect(try await client.readResponse().text == "\(payload.count) \(expected)")
+        }
+    }
+
+    @Test func multipartUploadOverTheWireIsSpooledAndCleanedUp() async throws {
+        let spooled = Locked<[String]>([])
+        var router = Router()
+        router.post("/products", bodyLimit: 16 << 20) { request in
+            let form = try await request.multipartForm(limits: MultipartLimits(spoolThreshold: 64 * 1024))
+            var sizes: [String] = []
+            for file in form.files {
+                if case .spooled(let path) = file.storage { spooled.withLock { $0.append(path) } }
+                sizes.append("\(file.filename)=\(try file.data().count)")
+            }
+            return .text("\(form.fields["name"] ?? "-") \(sizes.joined(separator: ","))")
+        }
+        var b = MultipartBuilder()
+        b.field("name", "Tea")
+        b.file("images", filename: "big.jpg", type: "image/jpeg", [UInt8](repeating: 0xFF, count: 3 << 20))
+        b.file("images", filename: "small.png", type: "image/png", [1, 2, 3])
+        b.file("images", filename: "", [])
+        b.close()
+        try await withServer(router) { _, port in
+            let client = try await RawClient.connect(port: port)
+            try await client.send("POST /products HTTP/1.1\r\nHost: x\r\nContent-Type: \(b.contentType)\r\nContent-Length: \(b.body.count)\r\n\r\n")
+            try await client.send(b.body)
+            let response = try await client.readResponse()
+            #expect(response.text == "Tea big.jpg=\(3 << 20),small.png=3")
+        }
+        let paths = spooled.withLock { $0 }
+        #expect(paths.count == 1)
+        #expect(paths.allSatisfy { !FileManager.default.fileExists(atPath: $0) })
     }
 }

@@ -12,6 +12,30 @@ func eventually(seconds: Double = 20, _ condition: () -> Bool) async -> Bool {
     return condition()
 }
 
+/// Server-side sockets of `port` in CLOSE_WAIT: the client left but the server kept its descriptor.
+func socketsLeftOpen(port: Int) -> Int {
+    let hexPort = String(format: ":%04X", port)
+    var count = 0
+    for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
+        guard let text = try? String(contentsOfFile: table, encoding: .utf8) else { continue }
+        for line in text.split(separator: "\n").dropFirst() {
+            let fields = line.split(separator: " ")
+            if fields.count > 3, fields[1].hasSuffix(hexPort), fields[3] == "08" { count += 1 }
+        }
+    }
+    return count
+}
+
+/// 1,000 clients plus the server's 1,000 descriptors exceed a default soft limit of 1,024.
+func raiseDescriptorLimit(to wanted: rlim_t) {
+    var limit = rlimit()
+    getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    if limit.rlim_cur < wanted {
+        limit.rlim_cur = min(wanted, limit.rlim_max)
+        setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    }
+}
+
 func shortDeadlines() -> ServerLimits {
     var limits = ServerLimits()
     limits.headerTimeout = .milliseconds(400)
@@ -68,6 +92,26 @@ func slowRouter() -> Router {
         }
     }
 
+    @Test func halfClosedClientStillGetsItsAnswers() async throws {
+        try await withServer(slowRouter()) { server, port in
+            let client = try await RawClient.connect(port: port)
+            try await client.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\nGET /hello/b HTTP/1.1\r\nHost: x\r\n\r\n")
+            client.shutdownWrite()
+            #expect(try await client.readResponse().text == "slow done")
+            let last = try await client.readResponse()
+            #expect(last.text == "hello b" && last.header("Connection") == "close")
+            #expect(await client.readsEOF())
+
+            // Half-closing while the server drains an unread body: answered, then closed.
+            let drained = try await RawClient.connect(port: port)
+            try await drained.send("POST /ignore HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nabc")
+            #expect(try await drained.readResponse().text == "ignored")
+            drained.shutdownWrite()
+            #expect(await drained.readsEOF())
+            #expect(await eventually { server.openConnections == 0 })
+        }
+    }
+
     @Test func malformedRequestGets400AndClose() async throws {
         try await withServer(echoRouter()) { _, port in
             let client = try await RawClient.connect(port: port)
@@ -114,6 +158,23 @@ func slowRouter() -> Router {
         }
     }
 
+    @Test func clientThatStopsReadingHitsTheWriteDeadline() async throws {
+        // A sparse 256 MiB file: far more than socket buffers hold, without using memory or disk.
+        let path = NSTemporaryDirectory() + "/write-deadline-\(UUID().uuidString)"
+        #expect(FileManager.default.createFile(atPath: path, contents: nil))
+        defer { unlink(path) }
+        #expect(truncate(path, 256 << 20) == 0)
+        var router = Router()
+        router.get("/huge") { _ in HTTPResponse(body: .file(path: path)) }
+        try await withServer(router, limits: shortDeadlines()) { server, port in
+            let client = try await RawClient.connect(port: port)
+            try await client.send("GET /huge HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(await eventually { server.openConnections == 1 })
+            #expect(await eventually { server.openConnections == 0 })
+            #expect(client.fd >= 0)   // the client is still there, just not reading
+        }
+    }
+
     @Test func clientsVanishingMidRequestLeaveNothingOpen() async throws {
         try await withServer(slowRouter()) { server, port in
             do {
@@ -131,10 +192,12 @@ func slowRouter() -> Router {
             try await survivor.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(try await survivor.readResponse().text == "slow done")
             #expect(await eventually { server.openConnections == 1 })
+            #expect(await eventually { socketsLeftOpen(port: port) == 0 })
         }
     }
 
     @Test func thousandSimultaneousConnections() async throws {
+        raiseDescriptorLimit(to: 4096)
         try await withServer(echoRouter()) { server, port in
             var clients: [RawClient] = []
             for _ in 0..<1000 { clients.append(try await RawClient.connect(port: port)) }
@@ -143,6 +206,7 @@ func slowRouter() -> Router {
             #expect(server.openConnections == 1000)
             clients.removeAll()
             #expect(await eventually { server.openConnections == 0 })
+            #expect(await eventually { socketsLeftOpen(port: port) == 0 })
         }
     }
 

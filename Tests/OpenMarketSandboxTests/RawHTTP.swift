@@ -31,9 +31,12 @@ enum RawHTTP {
         return try await send(port: port, bytes: Data(head.utf8) + (body ?? Data()))
     }
 
+    /// Blocking socket calls run on a thread of their own: on Linux the global and concurrent
+    /// dispatch queues share the Swift concurrency pool (as wide as the CPU count), which the
+    /// server in the same process needs to answer.
     static func send(port: Int, bytes: Data) async throws -> RawResponse {
         try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
+            Thread.detachNewThread {
                 continuation.resume(with: Result { try exchange(port: port, bytes: bytes) })
             }
         }

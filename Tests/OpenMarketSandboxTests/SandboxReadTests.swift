@@ -150,4 +150,22 @@ import Testing
             #expect(try await detail(host: "evil\"host").contains("\"url\":\"http://127.0.0.1:\(harness.port)/media/"))
         }
     }
+
+    @Test func repeatedReadsFollowEveryWrite() async throws {
+        try await withSandbox { harness in
+            let path = "/api/products?page_no=1&items_per_page=5"
+            #expect(try await harness.get(path).status == 204)
+            let id = try await harness.registerProduct(name: "first")
+            #expect(try await harness.get(path).json?["total_count"] as? Int == 1)
+            #expect(try await harness.get("/api/products/\(id)").json?["stock"] as? Int == 5)
+            let edit = try await harness.send("PATCH", "/api/products/\(id)", json: #"{"secret":"\#(harness.secret)","stock":7}"#)
+            #expect(edit.status == 200)
+            #expect(try await harness.get("/api/products/\(id)").json?["stock"] as? Int == 7)
+            #expect(try await harness.get(path).text.contains(#""stock":7"#))
+            let token = try await harness.send("POST", "/api/products/\(id)/secret", json: #"{"secret":"\#(harness.secret)"}"#).text
+            #expect(try await harness.send("DELETE", "/api/products/\(id)/\(token)", json: nil).status == 200)
+            #expect(try await harness.get(path).status == 204)
+            #expect(try await harness.get("/api/products/\(id)").status == 404)
+        }
+    }
 }

@@ -135,7 +135,8 @@ final class ClientConnection: EventLoopClient, @unchecked Sendable {
     private func finish(_ response: ResponseParser.Response) {
         let job = self.job
         self.job = nil
-        if response.reusable {
+        // Reusable only if our request went out whole (a server may answer early, e.g. 413).
+        if response.reusable && outbound.isEmpty {
             phase = .idle
             idleSince = monotonicNanos()
             pool.checkIn(self)

@@ -17,6 +17,8 @@ final class Connection: EventLoopClient, @unchecked Sendable {
         var keepAlive: Bool
         var route: String = "-"
         var bodyComplete = false
+        /// The body was abandoned (deadline or protocol error); the connection closes after the answer.
+        var bodyFailed = false
         /// The handler returned; body bytes still arriving are discarded.
         var responded = false
         /// Every byte of the response is queued.
@@ -100,8 +102,9 @@ final class Connection: EventLoopClient, @unchecked Sendable {
         if outboundOffset < outbound.count || file != nil {
             if now - lastWrite > limits.writeTimeout.nanoseconds { close() }
         } else if let exchange {
-            if !exchange.bodyComplete && !peerClosed && !pausedForBody
+            if !exchange.bodyComplete && !exchange.bodyFailed && !peerClosed && !pausedForBody
                 && now - lastRead > limits.bodyTimeout.nanoseconds {
+                exchange.bodyFailed = true
                 exchange.body.fail(HTTPError(status: 408, message: "Request body timed out"))
                 if exchange.responded { close() } else { closeAfterWrite = true; setReadInterest(false) }
             }
@@ -143,10 +146,14 @@ final class Connection: EventLoopClient, @unchecked Sendable {
         process()
         if peerClosed && phase == .open {
             if let exchange {
+                // A half-close after complete requests is fine: they are all answered, then
+                // the connection closes. A body cut short is not.
                 if !exchange.bodyComplete {
+                    exchange.bodyFailed = true
                     exchange.body.fail(HTTPError(status: 400, message: "Client closed the connection"))
+                    closeAfterWrite = true
+                    finishExchangeIfDone()   // already answered (e.g. draining the body): close now
                 }
-                closeAfterWrite = true
             } else {
                 close()
             }
@@ -182,6 +189,7 @@ final class Connection: EventLoopClient, @unchecked Sendable {
                 case .needMore:
                     return
                 case .error(let error):
+                    exchange.bodyFailed = true
                     exchange.body.fail(HTTPError(status: error.status, message: error.reason))
                     closeAfterWrite = true
                     setReadInterest(false)
@@ -231,11 +239,12 @@ final class Connection: EventLoopClient, @unchecked Sendable {
             sendError(status: 413, reason: "Body exceeds the limit", method: head.method)
             return
         }
-        if head.expectsContinue && head.framing != .none && head.framing != .length(0) {
+        let hasBody = head.framing != .none && head.framing != .length(0)
+        if head.expectsContinue && hasBody {
             outbound.append(contentsOf: ResponseHead.continueLine)
             flush()
         }
-        let body = head.framing == .none ? RequestBody() : RequestBody(streaming: ())
+        let body = hasBody ? RequestBody(streaming: ()) : RequestBody()
         let exchange = Exchange(method: head.method, version: head.version, framing: head.framing, body: body,
                                 keepAlive: head.keepAlive)
         if case .found(let route, _) = match { exchange.route = route.pattern.template }
@@ -247,18 +256,20 @@ final class Connection: EventLoopClient, @unchecked Sendable {
         let request = HTTPRequest(method: head.method, target: head.target, path: target.path, query: query,
                                   queryItems: target.queryItems, version: head.version, headers: head.headers,
                                   remoteAddress: remoteAddress, body: body)
-        Task.detached { [self] in
+        let work: @Sendable () async -> Void = { [self] in
             let response = await router.respond(to: request, match: match)
             loop.execute { [self] in respond(response, to: exchange) }
+        }
+        if context.handlersOnEventLoop {
+            Task(executorPreference: loop, operation: work)
+        } else {
+            Task.detached(operation: work)
         }
     }
 
     /// The handler's answer, back on the loop thread.
     private func respond(_ response: HTTPResponse, to exchange: Exchange) {
-        guard phase == .open, self.exchange === exchange else {
-            if case .file = response.body {} // nothing opened yet
-            return
-        }
+        guard phase == .open, self.exchange === exchange else { return }   // the client is gone
         exchange.responded = true
         exchange.status = response.status
         pausedForBody = false
@@ -266,7 +277,8 @@ final class Connection: EventLoopClient, @unchecked Sendable {
             // The handler did not read the whole body: drain a small known rest, else close.
             if case .length(let n) = exchange.framing, n <= context.limits.maxDrainBytes {} else { closeAfterWrite = true }
         }
-        let keepAlive = exchange.keepAlive && !closeAfterWrite && !context.isDraining && !peerClosed
+        let keepAlive = exchange.keepAlive && !closeAfterWrite && !context.isDraining
+            && !(peerClosed && parser.bufferedByteCount == 0)
             && !(response.headers["Connection"]?.lowercased().contains("close") ?? false)
         if !keepAlive { closeAfterWrite = true }
         let isHead = exchange.method == "HEAD"

@@ -30,6 +30,11 @@ final class EventLoop: @unchecked Sendable {
     /// connections keep no buffer of their own.
     let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
 
+    /// Work and task jobs enqueued from the loop thread itself: no lock, no wake-up needed.
+    private var localWork: [() -> Void] = []
+    private var localJobs: [UnownedJob] = []
+    private var loopThread: pthread_t?
+
     private var thread: Thread?
     private let finished = DispatchSemaphore(value: 0)
 
@@ -63,8 +68,17 @@ final class EventLoop: @unchecked Sendable {
         thread.start()
     }
 
-    /// Runs `work` on the loop thread soon. Safe from any thread.
+    var inLoopThread: Bool {
+        guard let loopThread else { return false }
+        return pthread_equal(loopThread, pthread_self()) != 0
+    }
+
+    /// Runs `work` on the loop thread soon (never inline). Safe from any thread.
     func execute(_ work: @escaping @Sendable () -> Void) {
+        if inLoopThread {
+            localWork.append(work)
+            return
+        }
         pending.withLock { $0.append(work) }
         let needsWake = wakePending.withLock { flag -> Bool in
             defer { flag = true }
@@ -108,17 +122,21 @@ final class EventLoop: @unchecked Sendable {
     }
 
     private static func mask(readable: Bool, writable: Bool) -> UInt32 {
-        var mask = EPOLLRDHUP.rawValue
-        if readable { mask |= EPOLLIN.rawValue }
+        // EPOLLRDHUP only with read interest: it stays raised after a half-close, and a level-
+        // triggered event nobody wants would spin the loop. EPOLLHUP and EPOLLERR always come.
+        var mask: UInt32 = 0
+        if readable { mask |= EPOLLIN.rawValue | EPOLLRDHUP.rawValue }
         if writable { mask |= EPOLLOUT.rawValue }
         return mask
     }
 
     private func run() {
+        loopThread = pthread_self()
         var events = [epoll_event](repeating: epoll_event(), count: 256)
         let timeoutMS = Int32(tickInterval / 1_000_000)
         while running {
-            let n = events.withUnsafeMutableBufferPointer { epoll_wait(epollFD, $0.baseAddress, Int32($0.count), timeoutMS) }
+            let wait = localWork.isEmpty && localJobs.isEmpty ? timeoutMS : 0
+            let n = events.withUnsafeMutableBufferPointer { epoll_wait(epollFD, $0.baseAddress, Int32($0.count), wait) }
             if n < 0 && errno != EINTR { break }
             for i in 0..<max(0, Int(n)) {
                 let event = events[i]
@@ -132,6 +150,7 @@ final class EventLoop: @unchecked Sendable {
                     hangUp: flags & (EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0)
             }
             runPending()
+            runLocal()
             let now = DispatchTime.now().uptimeNanoseconds
             if now - lastTick >= tickInterval {
                 lastTick = now
@@ -140,6 +159,7 @@ final class EventLoop: @unchecked Sendable {
             }
         }
         runPending()
+        runLocal()
         clients.removeAll()
         tickHandlers.removeAll()
         finished.signal()
@@ -148,6 +168,21 @@ final class EventLoop: @unchecked Sendable {
     /// Runs `body` for every registered client (loop thread only).
     func forEachClient(_ body: (EventLoopClient) -> Void) {
         for client in clients.values { body(client) }
+    }
+
+    /// Runs task jobs and work queued from this thread, including what they queue in turn
+    /// (bounded, so socket events are not starved).
+    private func runLocal() {
+        var rounds = 0
+        while (!localJobs.isEmpty || !localWork.isEmpty) && rounds < 16 {
+            rounds += 1
+            let jobs = localJobs
+            localJobs.removeAll(keepingCapacity: true)
+            for job in jobs { job.runSynchronously(on: asUnownedTaskExecutor()) }
+            let work = localWork
+            localWork.removeAll(keepingCapacity: true)
+            for item in work { item() }
+        }
     }
 
     private func runPending() {
@@ -159,5 +194,18 @@ final class EventLoop: @unchecked Sendable {
             return queue
         }
         for item in work { item() }
+    }
+}
+
+/// Handler tasks may prefer the loop as their executor: a request is then parsed, handled and
+/// answered on one thread with no hand-offs. Jobs from other threads arrive through `execute`.
+extension EventLoop: TaskExecutor {
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        if inLoopThread {
+            localJobs.append(job)
+        } else {
+            execute { [self] in localJobs.append(job) }
+        }
     }
 }

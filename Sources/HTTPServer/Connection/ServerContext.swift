@@ -10,7 +10,11 @@ final class ServerContext: Sendable {
     /// Called (from any loop) when a connection closes, so a paused acceptor can resume.
     let connectionClosed: Locked<(@Sendable () -> Void)?> = Locked(nil)
 
-    init(router: Router, limits: ServerLimits, accessLog: (@Sendable (AccessLogEntry) -> Void)?) {
+    let handlersOnEventLoop: Bool
+
+    init(router: Router, limits: ServerLimits, accessLog: (@Sendable (AccessLogEntry) -> Void)?,
+         handlersOnEventLoop: Bool) {
+        self.handlersOnEventLoop = handlersOnEventLoop
         self.router = router
         self.limits = limits
         self.accessLog = accessLog

@@ -37,20 +37,36 @@ public struct StaticFiles: Sendable {
         if let candidates = request.headers["If-None-Match"], Self.matches(candidates, etag: file.etag) {
             return HTTPResponse(status: 304, headers: headers)
         }
-        headers["Content-Type"] = MediaTypes.forExtension((relativePath as NSString).pathExtension)
+        headers["Content-Type"] = MediaTypes.forExtension(Self.pathExtension(relativePath))
         headers["X-Content-Type-Options"] = "nosniff"
         return HTTPResponse(status: 200, headers: headers, body: file.data.map { .data($0) } ?? .file(path: file.path))
     }
 
-    /// Refuses every spelling that could step out of the root or name something hidden.
+    /// Refuses every spelling that could step out of the root or name something hidden:
+    /// encoded `/`, `.`, `\` or NUL in the raw path; then, in the decoded path, backslash, NUL,
+    /// empty segments and segments starting with a dot (which covers `.`, `..` and `.env`).
     static func isSafe(relativePath: String, rawTarget: String) -> Bool {
-        let rawPath = rawTarget.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0].lowercased()
-        for encoded in ["%2f", "%2e", "%5c", "%00"] where rawPath.contains(encoded) { return false }
-        guard !relativePath.isEmpty, !relativePath.contains("\\"), !relativePath.utf8.contains(0) else { return false }
-        for segment in relativePath.split(separator: "/", omittingEmptySubsequences: false) {
-            if segment.isEmpty || segment.hasPrefix(".") { return false }
+        let raw = Array(rawTarget.utf8.prefix { $0 != UInt8(ascii: "?") })
+        var i = 0
+        while i + 2 < raw.count {
+            if raw[i] == ASCII.percent {
+                let escape = (ASCII.hexValue(raw[i + 1]) ?? -1) * 16 + (ASCII.hexValue(raw[i + 2]) ?? -256)
+                if escape == 0x2F || escape == 0x2E || escape == 0x5C || escape == 0 { return false }
+            }
+            i += 1
         }
-        return true
+        var segmentStart = true
+        for b in relativePath.utf8 {
+            if b == UInt8(ascii: "\\") || b == 0 { return false }
+            if segmentStart && (b == UInt8(ascii: ".") || b == UInt8(ascii: "/")) { return false }
+            segmentStart = b == UInt8(ascii: "/")
+        }
+        return !relativePath.isEmpty && !segmentStart
+    }
+
+    static func pathExtension(_ path: String) -> String {
+        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return "" }
+        return String(path[path.index(after: dot)...])
     }
 
     private struct ResolvedFile {
@@ -60,10 +76,20 @@ public struct StaticFiles: Sendable {
     }
 
     private func resolve(_ relativePath: String) -> ResolvedFile? {
+        // A path resolved before is only re-checked with one stat of its real path: realpath
+        // costs a readlink per component and would dominate small-file serving.
+        if let real = cache.realPath(for: relativePath) {
+            var info = stat()
+            if stat(real, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
+               let cached = cache.lookup(real, stamp: FileStamp(info)) {
+                return ResolvedFile(path: real, etag: cached.etag, data: cached.data)
+            }
+        }
         guard let real = Self.realPath(root + "/" + relativePath), real.hasPrefix(root + "/") else { return nil }
         var info = stat()
         guard stat(real, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
         let stamp = FileStamp(info)
+        cache.remember(relativePath, realPath: real)
         if let cached = cache.lookup(real, stamp: stamp) {
             return ResolvedFile(path: real, etag: cached.etag, data: cached.data)
         }
@@ -121,6 +147,17 @@ final class StaticFileCache: Sendable {
     }
 
     private let entries = Locked<[String: Entry]>([:])
+    /// Relative URL path → real path, for paths checked to lie inside the root.
+    private let realPaths = Locked<[String: String]>([:])
+
+    func realPath(for relativePath: String) -> String? { realPaths.withLock { $0[relativePath] } }
+
+    func remember(_ relativePath: String, realPath: String) {
+        realPaths.withLock { paths in
+            if paths.count >= 10_000 { paths.removeAll() }   // bounded: URLs are client-chosen
+            paths[relativePath] = realPath
+        }
+    }
 
     func lookup(_ path: String, stamp: FileStamp) -> Entry? {
         entries.withLock { $0[path] }.flatMap { $0.stamp == stamp ? $0 : nil }

@@ -33,6 +33,9 @@ final class RawClient: @unchecked Sendable {
     func readResponse(head: Bool = false) async throws -> Response {
         try await offPool { try self.blockingReadResponse(head: head) }
     }
+    /// Half-closes: the server sees end of input but can still answer.
+    func shutdownWrite() { shutdown(fd, Int32(SHUT_WR)) }
+
     func readsEOF() async -> Bool { (try? await offPool { self.blockingReadsEOF() }) ?? false }
 
     private init(port: Int, timeoutSeconds: Int) throws {

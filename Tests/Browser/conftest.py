@@ -1,0 +1,146 @@
+"""Real-browser tests of the panel: headless chromium driven through chromedriver (WebDriver).
+
+Each test module starts its own `openmarket-admin` (embedded sandbox, fresh data folder,
+loopback ports) so flows cannot leak into each other.
+"""
+import json
+import os
+import random
+import socket
+import struct
+import subprocess
+import tempfile
+import time
+import urllib.request
+import zlib
+
+import pytest
+import requests
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+
+IDENTIFIER = "b6a1c0de-5e11-4e7a-9c0f-browser00001"
+SECRET = "browser-test-password"
+REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def admin_binary():
+    binary = os.environ.get("OPENMARKET_ADMIN_BIN")
+    if binary:
+        return binary
+    bin_dir = subprocess.check_output(["swift", "build", "--show-bin-path"], cwd=REPO, text=True).strip()
+    return os.path.join(bin_dir, "openmarket-admin")
+
+
+class Panel:
+    def __init__(self, data_dir):
+        self.port = free_port()
+        self.sandbox_port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.api = f"http://127.0.0.1:{self.sandbox_port}"
+        self.log = open(os.path.join(data_dir, "panel.log"), "w")
+        self.process = subprocess.Popen(
+            [admin_binary(), "--port", str(self.port), "--sandbox-port", str(self.sandbox_port),
+             "--data", os.path.join(data_dir, "store"), "--identifier", IDENTIFIER, "--secret", SECRET],
+            cwd=REPO, stdout=self.log, stderr=subprocess.STDOUT)
+        deadline = time.time() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(self.url + "/healthz", timeout=2) as answer:
+                    if answer.status == 200:
+                        break
+            except OSError:
+                pass
+            if self.process.poll() is not None or time.time() > deadline:
+                raise RuntimeError("openmarket-admin did not start; see " + self.log.name)
+            time.sleep(0.2)
+
+    def register(self, name, price=12000, discounted=0, stock=3, currency="KRW", images=None):
+        """Registers a product straight on the sandbox API, as another client would."""
+        params = {"name": name, "descriptions": f"{name} — a product made by the browser tests.",
+                  "description": f"{name} — a product made by the browser tests.",
+                  "price": price, "discounted_price": discounted, "stock": stock,
+                  "currency": currency, "secret": SECRET}
+        images = images or [("a.png", png(32, 32, seed=len(name)))]
+        files = [("params", (None, json.dumps(params), "application/json"))]
+        files += [("images", (filename, data, "image/png")) for filename, data in images]
+        answer = requests.post(self.api + "/api/products", files=files, headers={"identifier": IDENTIFIER}, timeout=10)
+        assert answer.status_code == 200, answer.text
+        return answer.json()
+
+    def product(self, product_id):
+        return requests.get(f"{self.api}/api/products/{product_id}", timeout=10)
+
+    def stop(self):
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+        self.log.close()
+
+
+@pytest.fixture(scope="module")
+def panel():
+    with tempfile.TemporaryDirectory(prefix="om-browser-") as data_dir:
+        running = Panel(data_dir)
+        yield running
+        running.stop()
+
+
+def make_browser(javascript=True):
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,1000"]:
+        options.add_argument(argument)
+    if not javascript:
+        options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    driver.set_page_load_timeout(30)
+    return driver
+
+
+@pytest.fixture
+def browser():
+    driver = make_browser(javascript=True)
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture
+def browser_without_js():
+    driver = make_browser(javascript=False)
+    yield driver
+    driver.quit()
+
+
+def png(width, height, seed=0, noisy=False):
+    """A valid RGB PNG. `noisy` pixels do not compress, which makes a large file on purpose."""
+    rng = random.Random(seed)
+    rows = []
+    for y in range(height):
+        if noisy:
+            row = bytes(rng.getrandbits(8) for _ in range(width * 3))
+        else:
+            row = bytes([(seed * 40) % 256, (y * 255 // max(height - 1, 1)) % 256, 160]) * width
+        rows.append(b"\x00" + row)
+    raw = b"".join(rows)
+
+    def chunk(kind, body):
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b"")
+
+
+def write_file(directory, name, data):
+    path = os.path.join(directory, name)
+    with open(path, "wb") as handle:
+        handle.write(data)
+    return path

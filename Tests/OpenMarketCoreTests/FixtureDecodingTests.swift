@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+@testable import OpenMarketCore
+
+/// Every captured answer decodes, with the values the capture holds.
+@Suite struct FixtureDecodingTests {
+    @Test func theCopiesHoldEveryKindOfAnswer() {
+        #expect(FixtureFiles.names(in: FixtureFiles.copies) == [
+            "v2a-list-page.json", "v2a-product-detail.json", "v2b-list-page.json", "v2b-product-detail.json",
+        ])
+    }
+
+    @Test(arguments: FixtureFiles.names(in: FixtureFiles.copies))
+    func everyCopyDecodes(name: String) throws {
+        try decodeByKind(try FixtureFiles.data(name), name: name)
+    }
+
+    /// The team's shared folder is the origin of the copies: each of its files must decode and
+    /// be the same as its copy. (Skipped when the folder is absent, as in CI.)
+    @Test func everySharedFixtureDecodesAndMatchesItsCopy() throws {
+        for name in FixtureFiles.names(in: FixtureFiles.shared) {
+            let original = try Data(contentsOf: FixtureFiles.shared.appendingPathComponent(name))
+            try decodeByKind(original, name: name)
+            #expect((try? FixtureFiles.data(name)) == original, "copy of \(name) differs from ../shared")
+        }
+    }
+
+    private func decodeByKind(_ data: Data, name: String) throws {
+        if name.contains("list-page") {
+            let page = try OpenMarketJSON.decodeListPage(data)
+            #expect(!page.pages.isEmpty)
+        } else {
+            let detail = try OpenMarketJSON.decodeDetail(data)
+            #expect(!detail.images.isEmpty)
+        }
+    }
+
+    @Test func v2aListPage() throws {
+        let page = try OpenMarketJSON.decodeListPage(try FixtureFiles.data("v2a-list-page.json"))
+        #expect(page.pageNo == 1)
+        #expect(page.itemsPerPage == 15)
+        #expect(page.totalCount == 1387)
+        #expect(page.offset == 0 && page.limit == 15)
+        #expect(page.lastPage == 93)
+        #expect(page.hasNext && !page.hasPrev)
+        #expect(page.pages.map(\.id) == [2094, 2093])
+        let first = page.pages[0]
+        #expect(first.vendorID == 6)
+        #expect(first.vendorName == nil && first.description == nil)
+        #expect(first.name == "ㄴㄴㄴㄴㄴㄴ")
+        #expect(first.thumbnail.hasSuffix("/6/thumb/ef2a5592d33111ec9676d7a49354f5e5.jpg"))
+        #expect(first.currency == .KRW)
+        #expect(first.price == 123_123 && first.bargainPrice == 123_122 && first.discountedPrice == 1)
+        #expect(first.stock == 1)
+        #expect(first.createdAt == utcDay(2022, 5, 14) && first.issuedAt == utcDay(2022, 5, 14))
+        #expect(page.pages[1].discountedPrice == 0)
+    }
+
+    @Test func v2bListPage() throws {
+        let page = try OpenMarketJSON.decodeListPage(try FixtureFiles.data("v2b-list-page.json"))
+        #expect(page.pageNo == 1 && page.itemsPerPage == 3 && page.totalCount == 1182)
+        #expect(page.lastPage == 394 && page.hasNext && !page.hasPrev)
+        #expect(page.pages.map(\.id) == [1944, 1942, 1941])
+        let second = page.pages[1]
+        #expect(second.vendorName == "kyo12")
+        #expect(second.description == "패딩판매합니다. 이번에 안팔리면 그냥 제가 입을게요")
+        #expect(second.price == 300_000 && second.bargainPrice == 20_000 && second.discountedPrice == 280_000)
+        #expect(second.createdAt == utcDay(2023, 3, 23))
+        // v2b image URLs have no extension.
+        #expect(second.thumbnail.hasSuffix("b96fe2a5c94f11edacad2f53e97775d4_thumb"))
+    }
+
+    @Test func v2aProductDetail() throws {
+        let detail = try OpenMarketJSON.decodeDetail(try FixtureFiles.data("v2a-product-detail.json"))
+        #expect(detail.id == 300 && detail.vendorID == 3)
+        #expect(detail.name == "99999Test Product" && detail.description == "desc")
+        #expect(detail.price == 0 && detail.stock == 0)
+        #expect(detail.createdAt == utcDay(2022, 1, 15))
+        #expect(detail.images == [ProductImage(
+            id: 219,
+            url: "https://s3.ap-northeast-2.amazonaws.com/media.yagom-academy.kr/training-resources/3/origin/6a676f8575fa11ecabfa7164a3728cac.jpg",
+            thumbnailURL: "https://s3.ap-northeast-2.amazonaws.com/media.yagom-academy.kr/training-resources/3/thumb/6a676f8575fa11ecabfa7164a3728cac.jpg",
+            succeed: true, issuedAt: utcDay(2022, 1, 15))])
+        #expect(detail.vendor == Vendor(id: 3, name: "Vendor2", createdAt: utcDay(2021, 12, 27),
+                                        issuedAt: utcDay(2021, 12, 27)))
+    }
+
+    @Test func v2bProductDetail() throws {
+        let detail = try OpenMarketJSON.decodeDetail(try FixtureFiles.data("v2b-product-detail.json"))
+        #expect(detail.id == 32 && detail.vendorID == 15 && detail.name == "우유병 텀블러")
+        #expect(detail.description.hasSuffix("구매를 서두르세요😗"))
+        #expect(detail.price == 3500 && detail.bargainPrice == 3400 && detail.discountedPrice == 100)
+        #expect(detail.images.map(\.id) == [35, 36])
+        #expect(detail.images[0].succeed == nil)
+        #expect(detail.images[0].issuedAt == utcDay(2022, 10, 18))
+        #expect(detail.images[1].url.hasSuffix("956d84f94f1a11eda2009d4c2abd0743_origin"))
+        #expect(detail.vendor == Vendor(id: 15, name: "red123"))
+    }
+}

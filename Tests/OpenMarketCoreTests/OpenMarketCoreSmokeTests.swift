@@ -1,4 +1,0 @@
-import Testing
-@testable import OpenMarketCore
-
-@Test func OpenMarketCoreModuleLoads() { #expect(Bool(true)) }

@@ -1,0 +1,70 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The `openmarket-sandbox` executable run as a separate process, for the crash test.
+final class SandboxProcess {
+    let process = Process()
+    let port: Int
+    private let output = Pipe()
+
+    struct Failure: Error, CustomStringConvertible { var description: String }
+
+    /// The built executable: next to the test bundle (`swift build --build-tests` builds it).
+    static func executable() throws -> URL {
+        var candidates: [URL] = []
+        if let bundle = Bundle.main.executableURL { candidates.append(bundle.deletingLastPathComponent()) }
+        candidates.append(Bundle.main.bundleURL)
+        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent())
+        candidates.append(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent())
+        for folder in candidates {
+            var directory = folder
+            // The test bundle may sit inside `X.xctest/…`: climb a few levels.
+            for _ in 0..<4 {
+                let binary = directory.appendingPathComponent("openmarket-sandbox")
+                if FileManager.default.isExecutableFile(atPath: binary.path) { return binary }
+                directory = directory.deletingLastPathComponent()
+            }
+        }
+        throw Failure(description: "openmarket-sandbox not found next to the tests; run `swift build --build-tests` first")
+    }
+
+    /// Starts the sandbox on a free port and waits until it prints its URL.
+    init(arguments: [String]) throws {
+        process.executableURL = try Self.executable()
+        process.arguments = arguments + ["--port", "0"]
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+
+        var printed = ""
+        let deadline = Date().addingTimeInterval(60)
+        var found: Int?
+        while found == nil {
+            guard Date() < deadline, process.isRunning else {
+                throw Failure(description: "the sandbox did not print its URL; output: \(printed)")
+            }
+            let data = output.fileHandleForReading.availableData
+            if data.isEmpty { Thread.sleep(forTimeInterval: 0.01); continue }
+            printed += String(decoding: data, as: UTF8.self)
+            if let range = printed.range(of: #"http://127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
+                found = Int(printed[range].split(separator: ":").last ?? "")
+            }
+        }
+        port = found ?? 0
+    }
+
+    /// SIGKILL: no chance to flush, close or finish anything.
+    func kill9() {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// SIGTERM: the clean shutdown path; returns the exit status.
+    func terminate() -> Int32 {
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}
