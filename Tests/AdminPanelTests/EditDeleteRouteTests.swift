@@ -196,7 +196,7 @@ import OpenMarketSandbox
 
     func foreignProduct(_ harness: PanelHarness) async throws -> ProductDetail {
         let api = OpenMarketClient(configuration: ClientConfiguration(baseURL: harness.client.baseURL, identifier: Self.other.identifier,
-                                                                      secret: Self.other.secret))
+                                                                      secret: Self.other.secret, timeout: 60), transport: harness.transport)
         return try await api.create(NewProduct(name: "Not ours", description: "Belongs to another vendor.", price: 5000,
                                                currency: .KRW, images: [ImageUpload(filename: "a.png", data: TestImages.png())]))
     }
