@@ -174,6 +174,7 @@ import OpenMarketCore
 
         let login = try await harness.browser.get("/login?next=/products/new")
         #expect(login.status == 200)
+        #expect(!login.text.contains("href=\"/products/new\""))
         let token = try #require(login.inputValue("csrf_token"))
         let wrong = try await harness.browser.post("/login", form: [("csrf_token", token), ("access_code", "guess"), ("next", "/products/new")])
         #expect(wrong.status == 403)
