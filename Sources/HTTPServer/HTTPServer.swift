@@ -4,7 +4,8 @@ import Foundation
 ///
 /// `start()` binds and returns at once; connections are served by event-loop threads and each
 /// request's handler runs as a Swift task. `shutdown` stops accepting, lets requests in flight
-/// finish within a deadline, then closes everything.
+/// finish within a deadline, then closes everything and ends the loop threads (until then they
+/// run, whether or not the server object is still referenced). A server starts at most once.
 public final class HTTPServer: Sendable {
     private struct Running {
         var loops: [EventLoop]

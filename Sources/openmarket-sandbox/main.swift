@@ -4,7 +4,7 @@ import OpenMarketSandbox
 
 // openmarket-sandbox: runs the Open Market API sandbox alone (see --help).
 
-/// Writes a line at once (unbuffered even into a pipe, so a supervisor sees the URL immediately).
+/// Writes a line at once (unbuffered even into a pipe, so a supervisor sees it immediately).
 func say(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
@@ -12,6 +12,19 @@ func say(_ line: String) {
 func fail(_ reason: String) -> Never {
     FileHandle.standardError.write(Data("openmarket-sandbox: \(reason)\n".utf8))
     exit(2)
+}
+
+/// SIGINT and SIGTERM as a stream. Not on the main actor: the handlers run on a dispatch queue.
+nonisolated func stopSignals() -> (AsyncStream<Int32>, [any DispatchSourceSignal]) {
+    let (stream, continuation) = AsyncStream<Int32>.makeStream()
+    let sources = [SIGINT, SIGTERM].map { signalNumber -> any DispatchSourceSignal in
+        signal(signalNumber, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+        source.setEventHandler { continuation.yield(signalNumber) }
+        source.resume()
+        return source
+    }
+    return (stream, sources)
 }
 
 let configuration: SandboxConfiguration
@@ -27,6 +40,7 @@ do {
     fail(error.description)
 }
 
+let (stopRequests, signalSources) = stopSignals()
 let sandbox: Sandbox
 do {
     sandbox = try Sandbox(configuration: configuration)
@@ -34,10 +48,9 @@ do {
 } catch let error as SandboxStartupError {
     fail(error.description)
 } catch {
-    fail("cannot start: \(error)")
+    fail("cannot start on \(configuration.host):\(configuration.port): \(error)")
 }
 
-say("Open Market sandbox (\(configuration.dialect.rawValue)) listening on \(sandbox.baseURL.absoluteString)")
 say("Data folder: \(configuration.dataDirectory.path)")
 let demo = sandbox.demoVendor
 if demo.created {
@@ -46,22 +59,10 @@ if demo.created {
     say("  identifier: \(demo.identifier)")
     say("  password:   \(demo.secret)")
 }
+// Last, so that a supervisor that waits for the URL has seen everything before it.
+say("Open Market sandbox (\(configuration.dialect.rawValue)) listening on \(sandbox.baseURL.absoluteString)")
 
-// SIGINT/SIGTERM: stop accepting, let requests in flight finish, then exit.
-/// Not on the main actor: the handlers run on a dispatch queue, not the main thread.
-nonisolated func stopSignals() -> (AsyncStream<Int32>, [any DispatchSourceSignal]) {
-    let (stream, continuation) = AsyncStream<Int32>.makeStream()
-    let sources = [SIGINT, SIGTERM].map { signalNumber -> any DispatchSourceSignal in
-        signal(signalNumber, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-        source.setEventHandler { continuation.yield(signalNumber) }
-        source.resume()
-        return source
-    }
-    return (stream, sources)
-}
-
-let (stopRequests, signalSources) = stopSignals()
+// Stop accepting, let requests in flight finish, then exit.
 for await _ in stopRequests { break }
 say("Stopping…")
 await sandbox.shutdown()

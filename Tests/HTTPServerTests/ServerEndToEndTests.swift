@@ -101,6 +101,26 @@ func echoRouter() -> Router {
         }
     }
 
+    @Test func streamedResponsesAreChunkedOrCloseDelimited() async throws {
+        try await withServer(clientRouter()) { _, port in
+            let client = try await RawClient.connect(port: port)
+            try await client.send("GET /stream HTTP/1.1\r\nHost: x\r\n\r\n")
+            let chunked = try await client.readResponse()
+            #expect(chunked.header("Transfer-Encoding") == "chunked" && chunked.body.count == 100_011)
+            try await client.send("HEAD /stream HTTP/1.1\r\nHost: x\r\n\r\n")
+            let head = try await client.readResponse(head: true)
+            #expect(head.status == 200 && head.header("Content-Length") == nil)
+            try await client.send("GET /json HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try await client.readResponse().text == "{\"ok\":true}")   // still in step after HEAD
+
+            let old = try await RawClient.connect(port: port)
+            try await old.send("GET /stream HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
+            let delimited = try await old.readResponse()
+            #expect(delimited.header("Connection") == "close" && delimited.header("Transfer-Encoding") == nil)
+            #expect(delimited.body.count == 100_011)
+        }
+    }
+
     @Test func http10ClosesUnlessKeepAlive() async throws {
         try await withServer(echoRouter()) { _, port in
             let client = try await RawClient.connect(port: port)

@@ -5,9 +5,11 @@ import Glibc
 
 /// The `openmarket-sandbox` executable run as a separate process, for the crash test.
 final class SandboxProcess {
-    let process = Process()
+    let process: Process
     let port: Int
-    private let output = Pipe()
+    /// What it printed up to its URL line (the last line of its start-up).
+    let startupOutput: String
+    private let output: Pipe
 
     struct Failure: Error, CustomStringConvertible { var description: String }
 
@@ -32,6 +34,8 @@ final class SandboxProcess {
 
     /// Starts the sandbox on a free port and waits until it prints its URL.
     init(arguments: [String]) throws {
+        let process = Process()
+        let output = Pipe()
         process.executableURL = try Self.executable()
         process.arguments = arguments + ["--port", "0"]
         process.standardOutput = output
@@ -43,6 +47,7 @@ final class SandboxProcess {
         var found: Int?
         while found == nil {
             guard Date() < deadline, process.isRunning else {
+                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
                 throw Failure(description: "the sandbox did not print its URL; output: \(printed)")
             }
             let data = output.fileHandleForReading.availableData
@@ -52,7 +57,30 @@ final class SandboxProcess {
                 found = Int(printed[range].split(separator: ":").last ?? "")
             }
         }
+        self.process = process
+        self.output = output
         port = found ?? 0
+        startupOutput = printed
+    }
+
+    /// Runs the executable to its end with `arguments`; returns its exit status and output.
+    static func runToEnd(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
+        let process = Process()
+        process.executableURL = try executable()
+        process.arguments = arguments
+        let output = Pipe(), error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        let printed = output.fileHandleForReading.readDataToEndOfFile()
+        let complained = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: printed, as: UTF8.self), String(decoding: complained, as: UTF8.self))
+    }
+
+    /// A test that fails half-way must not leave the process running.
+    deinit {
+        if process.isRunning { kill9() }
     }
 
     /// SIGKILL: no chance to flush, close or finish anything.

@@ -147,6 +147,7 @@ import Testing
     func ownershipAndUnknownProducts(dialect: Dialect) async throws {
         try await withSandbox(dialect: dialect) { harness in
             let id = try await harness.registerProduct(name: "mine")
+            let before = try await harness.get("/api/products/\(id)").text
             let other = SandboxHarness.other
             let otherBody = #"{"secret":"\#(other.secret)","price":1}"#
             let step = dialect == .v2a ? "secret" : "archived"
@@ -190,6 +191,8 @@ import Testing
             try await expectRefusal(harness, status: 400, containing: "thumbnail_id: 999 is not an image of this product") {
                 try await harness.send("PATCH", "/api/products/\(id)", json: #"{"secret":"\#(harness.secret)","thumbnail_id":999}"#)
             }
+
+            #expect(try await harness.get("/api/products/\(id)").text == before)   // no refusal changed a field
 
             // Delete step two by the other vendor with a genuine token: 403, and the token survives.
             let issued = try await harness.send("POST", "/api/products/\(id)/\(step)", json: #"{"secret":"\#(harness.secret)"}"#)

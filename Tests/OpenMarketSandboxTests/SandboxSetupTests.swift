@@ -34,7 +34,6 @@ import Testing
         configuration.vendors = [VendorSeed(name: "kim renamed", identifier: "kim-id", secret: "new")]
         let sandbox = try Sandbox(configuration: configuration)
         let port = try sandbox.start()
-        defer { Task { await sandbox.shutdown() } }
 
         func register(identifier: String, secret: String) async throws -> RawResponse {
             let multipart = Multipart.product(dialect: .v2a, secret: secret, images: [SampleProducts.image(index: 0, imageIndex: 0)])
@@ -47,6 +46,7 @@ import Testing
         #expect(kim.status == 200 && (kim.json?["vendors"] as? [String: Any])?["name"] as? String == "kim renamed")
         let fromFile = try await register(identifier: "file-id", secret: "file-secret")
         #expect((fromFile.json?["vendors"] as? [String: Any])?["name"] as? String == "file shop")
+        await sandbox.shutdown()
     }
 
     @Test func badVendorsFileIsAClearStartupError() throws {

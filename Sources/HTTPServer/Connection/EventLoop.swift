@@ -1,6 +1,13 @@
 import CEpoll
 import Foundation
 
+/// Identifies, per thread, the event loop running on it.
+private let currentLoopKey: pthread_key_t = {
+    var key = pthread_key_t()
+    pthread_key_create(&key, nil)
+    return key
+}()
+
 /// Something the event loop notifies about readiness. Called on the loop thread only.
 protocol EventLoopClient: AnyObject {
     func handleEvent(readable: Bool, writable: Bool, hangUp: Bool)
@@ -15,7 +22,9 @@ protocol EventLoopClient: AnyObject {
 final class EventLoop: @unchecked Sendable {
     private let epollFD: Int32
     private let wakeFD: Int32
-    private let pending = Locked<[@Sendable () -> Void]>([])
+    /// Work from other threads; `ended` is set when the loop has stopped, after which late work
+    /// is refused (dropped, or for task jobs sent to the global executor).
+    private let pending = Locked<(work: [@Sendable () -> Void], ended: Bool)>(([], false))
     private let wakePending = Locked(false)
 
     // Loop-thread state.
@@ -33,9 +42,7 @@ final class EventLoop: @unchecked Sendable {
     /// Work and task jobs enqueued from the loop thread itself: no lock, no wake-up needed.
     private var localWork: [() -> Void] = []
     private var localJobs: [UnownedJob] = []
-    private var loopThread: pthread_t?
 
-    private var thread: Thread?
     private let finished = DispatchSemaphore(value: 0)
 
     init(tickInterval: Duration) throws {
@@ -61,16 +68,16 @@ final class EventLoop: @unchecked Sendable {
     }
 
     func start(name: String) {
+        // The thread keeps the loop alive until `run` returns; nothing keeps the thread.
         let thread = Thread { [self] in run() }
         thread.name = name
         thread.stackSize = 1 << 20
-        self.thread = thread
         thread.start()
     }
 
+    /// True on this loop's own thread (a thread-specific value set when the loop starts).
     var inLoopThread: Bool {
-        guard let loopThread else { return false }
-        return pthread_equal(loopThread, pthread_self()) != 0
+        pthread_getspecific(currentLoopKey) == Unmanaged.passUnretained(self).toOpaque()
     }
 
     /// Runs `work` on the loop thread soon (never inline). Safe from any thread.
@@ -79,7 +86,17 @@ final class EventLoop: @unchecked Sendable {
             localWork.append(work)
             return
         }
-        pending.withLock { $0.append(work) }
+        _ = submit(work)
+    }
+
+    /// Queues work from another thread; false when the loop has ended.
+    private func submit(_ work: @escaping @Sendable () -> Void) -> Bool {
+        let accepted = pending.withLock { p -> Bool in
+            if p.ended { return false }
+            p.work.append(work)
+            return true
+        }
+        guard accepted else { return false }
         let needsWake = wakePending.withLock { flag -> Bool in
             defer { flag = true }
             return !flag
@@ -88,12 +105,13 @@ final class EventLoop: @unchecked Sendable {
             var one: UInt64 = 1
             _ = Glibc.write(wakeFD, &one, 8)
         }
+        return true
     }
 
     /// Stops the loop after the current iteration and waits for its thread to end.
     func stop() {
-        execute { [self] in running = false }
-        finished.wait()
+        precondition(!inLoopThread, "an event loop cannot wait for itself to stop")
+        if submit({ [self] in running = false }) { finished.wait() }
     }
 
     // MARK: loop thread only
@@ -131,7 +149,7 @@ final class EventLoop: @unchecked Sendable {
     }
 
     private func run() {
-        loopThread = pthread_self()
+        pthread_setspecific(currentLoopKey, Unmanaged.passUnretained(self).toOpaque())
         var events = [epoll_event](repeating: epoll_event(), count: 256)
         let timeoutMS = Int32(tickInterval / 1_000_000)
         while running {
@@ -160,6 +178,17 @@ final class EventLoop: @unchecked Sendable {
         }
         runPending()
         runLocal()
+        let late = pending.withLock { p -> [@Sendable () -> Void] in
+            p.ended = true
+            defer { p.work = [] }
+            return p.work
+        }
+        for item in late { item() }
+        runLocal()
+        // Tasks still waiting to run here must not be lost with the loop.
+        for job in localJobs { globalConcurrentExecutor.enqueue(ExecutorJob(job)) }
+        localJobs = []
+        localWork = []
         clients.removeAll()
         tickHandlers.removeAll()
         finished.signal()
@@ -189,9 +218,9 @@ final class EventLoop: @unchecked Sendable {
         var drained: UInt64 = 0
         _ = Glibc.read(wakeFD, &drained, 8)
         wakePending.withLock { $0 = false }
-        let work = pending.withLock { queue -> [@Sendable () -> Void] in
-            defer { queue.removeAll(keepingCapacity: true) }
-            return queue
+        let work = pending.withLock { p -> [@Sendable () -> Void] in
+            defer { p.work.removeAll(keepingCapacity: true) }
+            return p.work
         }
         for item in work { item() }
     }
@@ -204,8 +233,9 @@ extension EventLoop: TaskExecutor {
         let job = UnownedJob(job)
         if inLoopThread {
             localJobs.append(job)
-        } else {
-            execute { [self] in localJobs.append(job) }
+        } else if !submit({ [self] in localJobs.append(job) }) {
+            // The loop is gone (server shut down): let the task finish elsewhere.
+            globalConcurrentExecutor.enqueue(ExecutorJob(job))
         }
     }
 }

@@ -130,7 +130,7 @@ public enum ServerError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .bind(let m): "Cannot start the server: \(m)"
-        case .alreadyStarted: "The server is already started"
+        case .alreadyStarted: "The server was already started (a server starts once)"
         case .eventLoop(let m): "Event loop failure: \(m)"
         }
     }
