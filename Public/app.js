@@ -150,9 +150,9 @@
         size.textContent = formatBytes(entry.file.size) + (entry.file.size > maxBytes ? " — will be made smaller" : "");
         const tools = document.createElement("span");
         tools.className = "image-item__tools";
-        const earlier = toolButton("↑", `Move ${entry.file.name} earlier`, () => move(index, index - 1));
+        const earlier = toolButton("←", `Move ${entry.file.name} earlier`, () => move(index, index - 1));
         earlier.disabled = index === 0;
-        const later = toolButton("↓", `Move ${entry.file.name} later`, () => move(index, index + 1));
+        const later = toolButton("→", `Move ${entry.file.name} later`, () => move(index, index + 1));
         later.disabled = index === picked.length - 1;
         const remove = toolButton("Remove", `Remove ${entry.file.name}`, () => {
           URL.revokeObjectURL(entry.url);

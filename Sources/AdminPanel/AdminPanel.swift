@@ -7,6 +7,7 @@ import OpenMarketCore
 public final class AdminPanel: Sendable {
     let app: PanelApp
     private let server: HTTPServer
+    private let sweeper = Sweeper()
 
     /// Loads the templates and prepares the routes; fails with a one-sentence reason.
     /// `transport` defaults to a pooled keep-alive client for upstream calls.
@@ -18,7 +19,7 @@ public final class AdminPanel: Sendable {
             }
         }
         let upstream: any HTTPTransport
-        if let transport { upstream = transport } else { upstream = URLSessionTransport() }
+        if let transport { upstream = transport } else { upstream = PooledTransport() }
         app = try PanelApp(configuration: configuration, transport: upstream)
         var serverConfiguration = ServerConfiguration(host: configuration.host, port: configuration.port)
         serverConfiguration.eventLoopCount = max(1, configuration.eventLoopCount)
@@ -34,15 +35,44 @@ public final class AdminPanel: Sendable {
     /// Binds and listens; answers the real port (useful with port 0).
     @discardableResult
     public func start() throws -> Int {
-        try server.start()
+        let port = try server.start()
+        // Staged uploads of abandoned forms expire even if nobody submits again.
+        let staging = app.staging
+        Task { await sweeper.run(every: .seconds(300)) { await staging.purgeExpired() } }
+        return port
     }
 
     public var port: Int { server.port }
 
     /// Stops accepting, lets requests in flight finish, removes staged uploads.
     public func shutdown() async {
+        await sweeper.stop()
         await server.shutdown()
         await app.staging.removeAll()
+    }
+}
+
+/// Runs a periodic chore until stopped.
+actor Sweeper {
+    private var task: Task<Void, Never>?
+    private var stopped = false
+
+    func run(every interval: Duration, _ chore: @escaping @Sendable () async -> Void) {
+        guard !stopped else { return }
+        task?.cancel()
+        task = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                if Task.isCancelled { break }
+                await chore()
+            }
+        }
+    }
+
+    func stop() {
+        stopped = true
+        task?.cancel()
+        task = nil
     }
 }
 
@@ -56,7 +86,9 @@ extension PanelApp {
 
         router.get("/") { _ in .redirect(to: "/products", status: 303) }
         router.get("/products", page { app, request in try await app.listPage(request) })
-        router.post("/products", bodyLimit: configuration.uploadLimit, page { app, request in try await app.registerProduct(request) })
+        // The server's own limit is set above ours so that an oversized upload reaches the handler,
+        // which answers with the panel's 413 page (the server alone would send plain text).
+        router.post("/products", bodyLimit: max(4 * configuration.uploadLimit, 64 << 20), page { app, request in try await app.registerProduct(request) })
         router.get("/products/new", page { app, request in try await app.registerForm(request) })
         router.get("/products/{id}", page { app, request in try await app.detailPage(request) })
         router.get("/products/{id}/edit", page { app, request in try await app.editForm(request) })

@@ -21,24 +21,30 @@ enum Money {
         return text
     }
 
+    /// Digits grouped by thousands with a fixed number of fraction digits, built byte by byte
+    /// (it runs for every price on every list page).
     static func grouped(_ amount: Double, fractionDigits: Int) -> String {
-        guard amount.isFinite else { return "–" }
-        let negative = amount < 0
-        let scale = fractionDigits == 0 ? 1.0 : 100.0
-        let scaled = (abs(amount) * scale).rounded()
-        let whole = (scaled / scale).rounded(.down)
-        let fraction = Int(scaled - whole * scale)
-        var digits = whole < 1e18 ? String(Int64(whole)) : String(format: "%.0f", whole)
-        var groups: [Substring] = []
-        while digits.count > 3 {
-            groups.insert(Substring(digits.suffix(3)), at: 0)
-            digits.removeLast(3)
-        }
-        groups.insert(Substring(digits), at: 0)
-        var text = groups.joined(separator: ",")
+        guard amount.isFinite, abs(amount) < 9e15 else { return amount.isFinite ? String(format: "%.\(fractionDigits)f", amount) : "–" }
+        let scale: Int64 = fractionDigits == 0 ? 1 : 100
+        let scaled = Int64((abs(amount) * Double(scale)).rounded())
+        var whole = scaled / scale
+        let fraction = Int(scaled % scale)
+        var reversed: [UInt8] = []
+        reversed.reserveCapacity(32)
+        var digits = 0
+        repeat {
+            if digits > 0, digits % 3 == 0 { reversed.append(UInt8(ascii: ",")) }
+            reversed.append(UInt8(ascii: "0") + UInt8(whole % 10))
+            whole /= 10
+            digits += 1
+        } while whole > 0
+        var bytes: [UInt8] = amount < 0 ? Array("−".utf8) : []
+        bytes.append(contentsOf: reversed.reversed())
         if fractionDigits > 0 {
-            text += "." + (fraction < 10 ? "0" : "") + String(fraction)
+            bytes.append(UInt8(ascii: "."))
+            bytes.append(UInt8(ascii: "0") + UInt8(fraction / 10))
+            bytes.append(UInt8(ascii: "0") + UInt8(fraction % 10))
         }
-        return negative ? "−" + text : text
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

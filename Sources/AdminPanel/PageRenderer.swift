@@ -40,6 +40,8 @@ struct PageRenderer: Sendable {
             "body": .trustedHTML(body),
             "flash": chrome.flash.map { .object(["message": .string($0)]) } ?? .null,
             "signed_in": .bool(chrome.accessControl && (chrome.session?.signedIn ?? false)),
+            // Before signing in, links elsewhere would only lead back to the sign-in page.
+            "show_nav": .bool(!chrome.accessControl || (chrome.session?.signedIn ?? false)),
             "csrf_token": .string(chrome.session?.csrfToken ?? ""),
             "nav_products": .bool(chrome.section == .products),
             "nav_register": .bool(chrome.section == .register),

@@ -136,6 +136,11 @@ final class PanelApp: Sendable {
                 return await errorPage(PageFailure(error, retryURL: retry), request: request)
             } catch let error as HTTPError {
                 return await errorPage(failure(for: error), request: request)
+            } catch {
+                // A bug or a local fault (template, disk): say so without details that could leak.
+                return await errorPage(PageFailure(status: 500, heading: "Something went wrong in the panel",
+                                                   message: "The panel could not finish this request. Please try again."),
+                                       request: request)
             }
         }
     }

@@ -22,19 +22,20 @@ struct ProductPresenter: Sendable {
     }
 
     /// Price fields shared by list rows and the detail page.
-    func priceFields(price: Double, bargainPrice: Double, discountedPrice: Double, currency: Currency) -> [String: TemplateValue] {
+    func priceFields(price: Double, bargainPrice: Double, discountedPrice: Double, currency: Currency,
+                     into fields: inout [String: TemplateValue]) {
         let discounted = discountedPrice > 0
-        return [
-            "discounted": .bool(discounted),
-            "original_price": .string(Money.format(price, currency)),
-            "price": .string(Money.format(discounted ? bargainPrice : price, currency)),
-            "discount": .string(Money.format(discountedPrice, currency)),
-        ]
+        let original = Money.format(price, currency)
+        fields["discounted"] = .bool(discounted)
+        fields["original_price"] = .string(original)
+        fields["price"] = .string(discounted ? Money.format(bargainPrice, currency) : original)
+        fields["discount"] = .string(discounted ? Money.format(discountedPrice, currency) : Money.format(0, currency))
     }
 
     func listItem(_ item: ProductListItem, ownVendorID: Int?) -> TemplateValue {
-        var fields = priceFields(price: item.price, bargainPrice: item.bargainPrice,
-                                 discountedPrice: item.discountedPrice, currency: item.currency)
+        var fields: [String: TemplateValue] = Dictionary(minimumCapacity: 16)
+        priceFields(price: item.price, bargainPrice: item.bargainPrice, discountedPrice: item.discountedPrice,
+                    currency: item.currency, into: &fields)
         let source = imageSource(item.thumbnail)
         fields["id"] = .int(item.id)
         fields["name"] = .string(item.name)
@@ -53,8 +54,9 @@ struct ProductPresenter: Sendable {
     }
 
     func detail(_ product: ProductDetail, ownVendorID: Int?) -> [String: TemplateValue] {
-        var fields = priceFields(price: product.price, bargainPrice: product.bargainPrice,
-                                 discountedPrice: product.discountedPrice, currency: product.currency)
+        var fields: [String: TemplateValue] = Dictionary(minimumCapacity: 32)
+        priceFields(price: product.price, bargainPrice: product.bargainPrice, discountedPrice: product.discountedPrice,
+                    currency: product.currency, into: &fields)
         let thumbnailID = thumbnailImageID(of: product)
         let count = product.images.count
         let images: [TemplateValue] = product.images.enumerated().map { index, image in

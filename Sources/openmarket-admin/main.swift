@@ -21,17 +21,27 @@ func say(_ line: String) {
 
 /// `Public/` or `Templates/`: the flag, else the checkout found around the binary or the working directory.
 func folder(_ flag: String?, _ name: String, checkout: URL?) -> URL {
-    if let flag { return URL(fileURLWithPath: flag) }
-    guard let checkout else {
+    let url: URL
+    if let flag {
+        url = URL(fileURLWithPath: flag)
+    } else if let checkout {
+        url = checkout.appendingPathComponent(name, isDirectory: true)
+    } else {
         fail("cannot find the \(name)/ folder: run from the checkout or pass --\(name.lowercased()) DIR", status: 1)
     }
-    return checkout.appendingPathComponent(name, isDirectory: true)
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+        fail("the \(name.lowercased()) folder \(url.path) does not exist (pass --\(name.lowercased()) DIR)", status: 1)
+    }
+    return url
 }
 
 /// The embedded sandbox with the demo vendor (or the one given by --identifier/--secret).
 func startSandbox(_ options: LaunchOptions) -> (Sandbox, ClientConfiguration, vendorID: Int?) {
     var configuration = SandboxConfiguration(dataDirectory: URL(fileURLWithPath: options.dataDirectory))
-    configuration.host = LaunchOptions.isLoopback(options.host) ? "127.0.0.1" : options.host
+    // The embedded API stays on loopback even when the panel is shared: only the panel talks to
+    // it (run `openmarket-sandbox` to offer an API to other clients).
+    configuration.host = "127.0.0.1"
     configuration.port = options.sandboxPort
     configuration.dialect = options.dialect
     configuration.seed = options.seed

@@ -16,6 +16,10 @@ import OpenMarketCore
         #expect(Money.format(1234.05, .USD) == "$1,234.05")
         #expect(Money.format(0.99, .USD) == "$0.99")
         #expect(Money.format(60_000_000, .USD) == "$60,000,000.00")
+        #expect(Money.format(999.995, .USD) == "$1,000.00")
+        #expect(Money.format(100, .USD) == "$100.00")
+        #expect(Money.grouped(-1234.5, fractionDigits: 2) == "−1,234.50")
+        #expect(Money.grouped(.nan, fractionDigits: 0) == "–")
     }
 
     @Test func inputValuesDropNeedlessFractions() {

@@ -26,8 +26,11 @@ final class PanelHarness: @unchecked Sendable {
         var accessCode: String?
         /// Talk to this API instead of the sandbox (stubs, a closed port).
         var api: URL?
-        var timeout: TimeInterval = 10
+        /// Generous: on a busy machine the sandbox's fsync'd writes can take seconds.
+        var timeout: TimeInterval = 60
         var uploadLimit: Int?
+        /// Another vendor in the sandbox, for products this panel's vendor does not own.
+        var otherVendor: VendorSeed?
     }
 
     enum VendorChoice { case demo, unknown, other(Int) }
@@ -39,6 +42,7 @@ final class PanelHarness: @unchecked Sendable {
         sandboxConfiguration.dialect = options.dialect
         sandboxConfiguration.seed = options.seed
         sandboxConfiguration.logRequests = false
+        if let other = options.otherVendor { sandboxConfiguration.vendors = [other] }
         let sandbox = try Sandbox(configuration: sandboxConfiguration)
         _ = try sandbox.start()
         let demo = sandbox.demoVendor
@@ -62,7 +66,8 @@ final class PanelHarness: @unchecked Sendable {
         let port = try panel.start()
         return PanelHarness(sandbox: sandbox, panel: panel, browser: TestBrowser(port: port), clock: clock,
                             dataDirectory: data, client: ClientConfiguration(baseURL: sandbox.baseURL, dialect: options.dialect,
-                                                                             identifier: demo.identifier, secret: demo.secret),
+                                                                             identifier: demo.identifier, secret: demo.secret,
+                                                                             timeout: 60),
                             demoSecret: demo.secret, demoIdentifier: demo.identifier)
     }
 
@@ -78,8 +83,10 @@ final class PanelHarness: @unchecked Sendable {
         self.demoIdentifier = demoIdentifier
     }
 
-    /// The API directly (not through the panel), to set up or check state.
-    var api: OpenMarketClient { OpenMarketClient(configuration: client) }
+    /// The API directly (not through the panel), to set up or check state. Uses the pooled
+    /// client: URLSession on Linux stalls under many parallel tests.
+    var api: OpenMarketClient { OpenMarketClient(configuration: client, transport: transport) }
+    let transport = PooledTransport(maxConnectionsPerHost: 8)
 
     func stop() async {
         await panel.shutdown()

@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+
+/// The `openmarket-admin` executable as a newcomer meets it: flags, start-up lines, shutdown.
+@Suite struct ExecutableTests {
+    struct Failure: Error, CustomStringConvertible { var description: String }
+
+    /// The built executable, next to the test bundle (`swift build --build-tests` builds it).
+    static func executable() throws -> URL {
+        var folders = [URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(), Bundle.main.bundleURL]
+        if let url = Bundle.main.executableURL { folders.append(url.deletingLastPathComponent()) }
+        for start in folders {
+            var folder = start
+            for _ in 0..<4 {
+                let binary = folder.appendingPathComponent("openmarket-admin")
+                if FileManager.default.isExecutableFile(atPath: binary.path) { return binary }
+                folder = folder.deletingLastPathComponent()
+            }
+        }
+        throw Failure(description: "openmarket-admin not found next to the tests; run `swift build --build-tests`")
+    }
+
+    /// Runs to the end; answers the exit status, standard output and standard error.
+    static func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
+        let process = Process()
+        process.executableURL = try executable()
+        process.arguments = arguments
+        let output = Pipe(), error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let err = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+    }
+
+    /// Starts the panel with its sandbox on free ports, from `/` (so the checkout is found from
+    /// the binary's own path), and reads the start-up lines.
+    static func start(data: URL) throws -> (process: Process, lines: String, port: Int) {
+        let process = Process()
+        process.executableURL = try executable()
+        process.arguments = ["--port", "0", "--sandbox-port", "0", "--data", data.path]
+        process.currentDirectoryURL = URL(fileURLWithPath: "/")
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var printed = ""
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            printed += String(decoding: chunk, as: UTF8.self)
+            if let range = printed.range(of: #"Admin panel:\s+http://127\.0\.0\.1:(\d+)/"#, options: .regularExpression) {
+                let port = Int(printed[range].split(separator: ":").last!.dropLast()) ?? 0
+                return (process, printed, port)
+            }
+        }
+        process.terminate()
+        throw Failure(description: "the panel did not print its URL: \(printed)")
+    }
+
+    @Test func helpAndBadFlags() throws {
+        let help = try Self.run(["--help"])
+        #expect(help.status == 0)
+        #expect(help.output.contains("--sandbox-port") && help.output.contains("OPENMARKET_API"))
+        for arguments in [["--port", "eighty"], ["--dialect", "v9"], ["--frobnicate"], ["--api", "http://x"]] {
+            let bad = try Self.run(arguments)
+            #expect(bad.status == 2, "\(arguments)")
+            #expect(bad.error.hasPrefix("openmarket-admin: ") && bad.error.filter { $0 == "\n" }.count == 1, "\(bad.error)")
+        }
+        let missing = try Self.run(["--templates", "/no/such/folder", "--port", "0", "--sandbox-port", "0"])
+        #expect(missing.status == 1)
+        #expect(missing.error.contains("/no/such/folder does not exist"))
+    }
+
+    @Test func startsWithTheSandboxServesAndStopsOnSIGTERM() async throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("admin-exe-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let first = try Self.start(data: data)
+        #expect(first.lines.contains("Sandbox API:  http://127.0.0.1:"))
+        #expect(first.lines.contains("Demo vendor \"demo\" created. Its password"))
+        let secret = try #require(first.lines.split(separator: "\n").first { $0.contains("Its password") }?.split(separator: " ").last)
+        let page = try await TestBrowser(port: first.port).get("/products")
+        #expect(page.status == 200)
+        #expect(page.text.contains("data-view=\"list\""))
+        #expect(!page.text.contains(String(secret)))
+        first.process.terminate()
+        first.process.waitUntilExit()
+        #expect(first.process.terminationStatus == 0)
+
+        let second = try Self.start(data: data)
+        #expect(!second.lines.contains("created"))
+        second.process.terminate()
+        second.process.waitUntilExit()
+        #expect(second.process.terminationStatus == 0)
+    }
+}

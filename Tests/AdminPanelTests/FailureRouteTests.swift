@@ -1,0 +1,202 @@
+import Foundation
+import HTTPServer
+import Testing
+import OpenMarketCore
+@testable import AdminPanel
+
+@Suite struct FailureRouteTests {
+    @Test func apiDownGivesA502PageWithRetryAndTheFormKeepsInput() async throws {
+        let harness = try await PanelHarness.start(.init(api: try StubAPI.closedPort(), timeout: 5))
+        defer { Task { await harness.stop() } }
+        let list = try await harness.browser.get("/products?page=2&q=cup")
+        #expect(list.status == 502)
+        #expect(list.text.contains("The store cannot be reached"))
+        #expect(list.text.contains("href=\"/products?page=2&amp;view=list&amp;q=cup\">Try again</a>"))
+        #expect(list.header("Cache-Control") == "no-store")
+
+        let token = try await harness.csrfToken(from: "/products/new")
+        let submitted = try await harness.browser.postMultipart("/products", fields: RegisterRouteTests.fields(token, name: "Kept while down"),
+                                                               files: [.init(filename: "kept.png", data: TestImages.png())])
+        #expect(submitted.status == 502)
+        #expect(submitted.inputValue("name") == "Kept while down")
+        #expect(submitted.inputValue("price") == "12000")
+        #expect(submitted.text.contains("data-staged-images"))
+        #expect(submitted.text.contains("role=\"alert\""))
+
+        // The panel itself keeps serving.
+        let health = try await harness.browser.get("/healthz")
+        #expect(health.status == 200)
+        #expect(health.text.contains("\"api_reachable\":false"))
+    }
+
+    @Test func api500AndGarbageAre502() async throws {
+        let failing = try StubAPI { _ in .text("{\"code\":500,\"message\":\"boom\"}", status: 500) }
+        let garbage = try StubAPI { _ in .json(Data("{\"page_no\": \"nonsense".utf8)) }
+        defer { Task { await failing.stop(); await garbage.stop() } }
+        for stub in [failing, garbage] {
+            let harness = try await PanelHarness.start(.init(api: stub.url))
+            let list = try await harness.browser.get("/products")
+            #expect(list.status == 502)
+            #expect(list.text.contains("Try again"))
+            let detail = try await harness.browser.get("/products/3")
+            #expect(detail.status == 502)
+            await harness.stop()
+        }
+    }
+
+    @Test func slowAPIIs504() async throws {
+        let slow = try StubAPI { _ in
+            try? await Task.sleep(for: .seconds(20))
+            return .text("late")
+        }
+        defer { Task { await slow.stop() } }
+        let harness = try await PanelHarness.start(.init(api: slow.url, timeout: 0.5))
+        defer { Task { await harness.stop() } }
+        let list = try await harness.browser.get("/products")
+        #expect(list.status == 504)
+        #expect(list.text.contains("did not answer in time"))
+    }
+}
+
+@Suite struct SecurityRouteTests {
+    @Test func postsWithoutTheRightCSRFTokenAre403() async throws {
+        let harness = try await PanelHarness.start()
+        defer { Task { await harness.stop() } }
+        let product = try await harness.makeProduct()
+        _ = try await harness.csrfToken(from: "/products/new")
+        let missing = try await harness.browser.post("/products/\(product.id)/delete", form: [("password", harness.demoSecret)])
+        #expect(missing.status == 403)
+        let wrong = try await harness.browser.post("/products/\(product.id)/delete",
+                                                   form: [("csrf_token", String(repeating: "0", count: 64)), ("password", harness.demoSecret)])
+        #expect(wrong.status == 403)
+        let multipart = try await harness.browser.postMultipart("/products", fields: RegisterRouteTests.fields("forged"),
+                                                               files: [.init(filename: "a.png", data: TestImages.png())])
+        #expect(multipart.status == 403)
+        // Another browser's valid token does not work with this browser's session.
+        let other = TestBrowser(port: harness.browser.port)
+        let page = try await other.get("/products/new")
+        let foreignToken = try #require(page.inputValue("csrf_token"))
+        let crossed = try await harness.browser.post("/products/\(product.id)/delete",
+                                                     form: [("csrf_token", foreignToken), ("password", harness.demoSecret)])
+        #expect(crossed.status == 403)
+        #expect(try await harness.api.product(id: product.id).id == product.id)
+    }
+
+    @Test func foreignOriginIs403EvenWithAValidToken() async throws {
+        let harness = try await PanelHarness.start()
+        defer { Task { await harness.stop() } }
+        let product = try await harness.makeProduct()
+        let token = try await harness.csrfToken(from: "/products/\(product.id)")
+        let response = try await harness.browser.post("/products/\(product.id)/delete",
+                                                      form: [("csrf_token", token), ("password", harness.demoSecret)],
+                                                      headers: [("Origin", "http://evil.example")])
+        #expect(response.status == 403)
+        #expect(response.text.contains("sent from another site"))
+        let nullOrigin = try await harness.browser.post("/products/\(product.id)/delete",
+                                                        form: [("csrf_token", token), ("password", harness.demoSecret)],
+                                                        headers: [("Origin", "null")])
+        #expect(nullOrigin.status == 403)
+        #expect(try await harness.api.product(id: product.id).id == product.id)
+    }
+
+    @Test func oversizedUploadGetsThe413Page() async throws {
+        let harness = try await PanelHarness.start(.init(uploadLimit: 1 << 20))
+        defer { Task { await harness.stop() } }
+        let token = try await harness.csrfToken(from: "/products/new")
+        let response = try await harness.browser.postMultipart("/products", fields: RegisterRouteTests.fields(token),
+                                                              files: [.init(filename: "huge.png", data: TestImages.largePNG(size: 2 << 20))])
+        #expect(response.status == 413)
+        #expect(response.header("Content-Type")?.hasPrefix("text/html") == true)
+        #expect(response.text.contains("Upload too large"))
+    }
+
+    @Test func cookiesAreHttpOnlyStrictAndSecretsNeverReachPages() async throws {
+        let harness = try await PanelHarness.start(.init(seed: 3))
+        defer { Task { await harness.stop() } }
+        let product = try await harness.makeProduct()
+        var pages: [TestResponse] = []
+        for path in ["/products", "/products?view=grid", "/products/new", "/products/\(product.id)",
+                     "/products/\(product.id)/edit", "/products/\(product.id)/delete", "/healthz", "/nope"] {
+            pages.append(try await harness.browser.get(path))
+        }
+        for page in pages {
+            #expect(!page.text.contains(harness.demoSecret))
+            #expect(!page.text.contains(harness.demoIdentifier))
+            for cookie in page.headers("Set-Cookie") {
+                #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"))
+            }
+            #expect(page.header("X-Content-Type-Options") == "nosniff")
+            #expect(page.header("Content-Security-Policy")?.contains("frame-ancestors 'none'") == true)
+        }
+    }
+}
+
+@Suite struct MediaRouteTests {
+    @Test func mediaComesFromTheAPIWithETagAndCache() async throws {
+        let harness = try await PanelHarness.start()
+        defer { Task { await harness.stop() } }
+        let product = try await harness.makeProduct()
+        let path = try #require(MediaLinks(apiBaseURL: harness.client.baseURL).panelPath(for: product.images[0].url))
+        let image = try await harness.browser.get(path)
+        #expect(image.status == 200)
+        #expect(image.header("Content-Type") == "image/png")
+        #expect(image.body == TestImages.png(seed: 0))
+        let etag = try #require(image.header("ETag"))
+        #expect(image.header("Cache-Control")?.contains("max-age") == true)
+        let again = try await harness.browser.get(path, headers: [("If-None-Match", etag)])
+        #expect(again.status == 304)
+        #expect(await harness.panel.app.mediaCache.count == 1)
+    }
+
+    @Test func mediaIsNotAnOpenProxy() async throws {
+        let harness = try await PanelHarness.start(.init(seed: 1))
+        defer { Task { await harness.stop() } }
+        // Only API paths, only images: JSON from the API is not passed on, hosts cannot be named.
+        let json = try await harness.browser.get("/media/api/products")
+        #expect(json.status == 502 || json.status == 404)
+        #expect(!json.text.contains("page_no"))
+        for path in ["/media/http://evil.example/x.png", "/media/%2F%2Fevil.example/x.png", "/media/../api/products", "/media/"] {
+            let response = try await harness.browser.get(path)
+            #expect(response.status != 200, "\(path)")
+        }
+    }
+}
+
+@Suite struct AccessControlRouteTests {
+    @Test func signInIsRequiredAndTheCodeChecked() async throws {
+        let harness = try await PanelHarness.start(.init(seed: 1, accessCode: "open-sesame-42"))
+        defer { Task { await harness.stop() } }
+        let blocked = try await harness.browser.get("/products/new")
+        #expect(blocked.status == 303)
+        #expect(blocked.header("Location") == "/login?next=%2Fproducts%2Fnew")
+        #expect(try await harness.browser.get("/static/app.css").status == 200)
+        #expect(try await harness.browser.get("/healthz").status == 200)
+
+        let login = try await harness.browser.get("/login?next=/products/new")
+        #expect(login.status == 200)
+        #expect(!login.text.contains("href=\"/products/new\""))
+        let token = try #require(login.inputValue("csrf_token"))
+        let wrong = try await harness.browser.post("/login", form: [("csrf_token", token), ("access_code", "guess"), ("next", "/products/new")])
+        #expect(wrong.status == 403)
+        #expect(wrong.text.contains("role=\"alert\""))
+        let oldSession = harness.browser.cookies["om_session"]
+        let right = try await harness.browser.post("/login", form: [("csrf_token", token), ("access_code", "open-sesame-42"), ("next", "/products/new")])
+        #expect(right.status == 303)
+        #expect(right.header("Location") == "/products/new")
+        #expect(harness.browser.cookies["om_session"] != oldSession)
+        let list = try await harness.browser.get("/products")
+        #expect(list.status == 200)
+        #expect(list.text.contains("action=\"/logout\""))
+        let logoutToken = try #require(list.inputValue("csrf_token"))
+        let out = try await harness.browser.post("/logout", form: [("csrf_token", logoutToken)])
+        #expect(out.status == 303)
+        #expect(try await harness.browser.get("/products").status == 303)
+    }
+
+    @Test func offByDefaultOnLoopback() async throws {
+        let harness = try await PanelHarness.start()
+        defer { Task { await harness.stop() } }
+        #expect(try await harness.browser.get("/products").status == 200)
+        #expect(try await harness.browser.get("/login").status == 303)
+    }
+}
