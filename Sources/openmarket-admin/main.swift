@@ -90,6 +90,29 @@ let checkout = CheckoutLocator.checkoutRoot(executablePath: executablePath,
 let publicDirectory = folder(options.publicDirectory, "Public", checkout: checkout)
 let templatesDirectory = folder(options.templatesDirectory, "Templates", checkout: checkout)
 
+// Graceful shutdown on SIGINT/SIGTERM: stop accepting, let requests in flight finish, exit.
+// A second signal while stopping exits at once.
+signal(SIGINT, SIG_IGN)
+signal(SIGTERM, SIG_IGN)
+let signalSources = [SIGINT, SIGTERM].map { number in
+    let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+    source.setEventHandler {
+        MainActor.assumeIsolated {
+            if ShutdownState.stopping { exit(1) }
+            ShutdownState.stopping = true
+            say("Shutting down…")
+            Task {
+                await Running.panel?.shutdown()
+                await Running.sandbox?.shutdown()
+                exit(0)
+            }
+        }
+    }
+    source.resume()
+    return source
+}
+
+
 let sandbox: Sandbox?
 let client: ClientConfiguration
 let vendorID: Int?
@@ -101,6 +124,7 @@ if let api = options.api, let identifier = options.identifier, let secret = opti
 } else {
     let started = startSandbox(options)
     sandbox = started.0
+    MainActor.assumeIsolated { Running.sandbox = started.0 }
     client = started.1
     vendorID = started.vendorID
 }
@@ -115,6 +139,7 @@ let panel: AdminPanel
 do {
     panel = try AdminPanel(configuration: configuration)
     let port = try panel.start()
+    MainActor.assumeIsolated { Running.panel = panel }
     let shownHost = options.host.contains(":") ? "[\(options.host)]" : options.host
     say("Admin panel:  http://\(shownHost):\(port)/")
     if let code = configuration.accessCode, options.accessCode == nil {
@@ -124,28 +149,12 @@ do {
     fail("the panel could not start: \(error)", status: 1)
 }
 
-// Graceful shutdown on SIGINT/SIGTERM: stop accepting, let requests in flight finish, exit.
-// A second signal while stopping exits at once.
-signal(SIGINT, SIG_IGN)
-signal(SIGTERM, SIG_IGN)
-let signalSources = [SIGINT, SIGTERM].map { number in
-    let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
-    source.setEventHandler {
-        MainActor.assumeIsolated {
-            if ShutdownState.stopping { exit(1) }
-            ShutdownState.stopping = true
-            say("Shutting down…")
-            Task {
-                await panel.shutdown()
-                await sandbox?.shutdown()
-                exit(0)
-            }
-        }
-    }
-    source.resume()
-    return source
-}
-
 @MainActor enum ShutdownState { static var stopping = false }
+
+/// What the signal handler stops; set once each listener runs.
+@MainActor enum Running {
+    static var panel: AdminPanel?
+    static var sandbox: Sandbox?
+}
 
 withExtendedLifetime(signalSources) { dispatchMain() }
