@@ -34,7 +34,7 @@ final class PanelApp: Sendable {
         let base = configuration.api.baseURL
         let apiHost = (base.host ?? "?") + (base.port.map { ":\($0)" } ?? "")
         renderer = try PageRenderer(templates: templates, version: configuration.version, apiHost: apiHost)
-        media = MediaLinks(apiBaseURL: base)
+        media = MediaLinks(apiBaseURL: base, extraOrigins: configuration.mediaOrigins)
         presenter = ProductPresenter(media: media)
         sessions = SessionStore(deleteLimit: configuration.deleteAttemptLimit,
                                 deleteWindow: configuration.deleteAttemptWindow, now: configuration.now)
