@@ -125,7 +125,7 @@ final class PanelApp: Sendable {
 
     /// Wraps a handler so failures become pages: a `PageFailure` as is, an API error by its
     /// meaning (with a retry link for GETs), a body-parsing error by its status.
-    func page(_ handler: @escaping @Sendable (PanelApp, HTTPRequest) async throws -> HTTPResponse) -> HTTPHandler {
+    func pageHandler(_ handler: @escaping @Sendable (PanelApp, HTTPRequest) async throws -> HTTPResponse) -> HTTPHandler {
         { [self] request in
             do {
                 return try await handler(self, request)
