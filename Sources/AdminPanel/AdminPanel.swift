@@ -85,25 +85,25 @@ extension PanelApp {
         router.use(accessControlMiddleware())
 
         router.get("/") { _ in .redirect(to: "/products", status: 303) }
-        router.get("/products", page { app, request in try await app.listPage(request) })
+        router.get("/products", pageHandler { app, request in try await app.listPage(request) })
         // The server's own limit is set above ours so that an oversized upload reaches the handler,
         // which answers with the panel's 413 page (the server alone would send plain text).
-        router.post("/products", bodyLimit: max(4 * configuration.uploadLimit, 64 << 20), page { app, request in try await app.registerProduct(request) })
-        router.get("/products/new", page { app, request in try await app.registerForm(request) })
-        router.get("/products/{id}", page { app, request in try await app.detailPage(request) })
-        router.get("/products/{id}/edit", page { app, request in try await app.editForm(request) })
-        router.post("/products/{id}/edit", bodyLimit: 64 * 1024, page { app, request in try await app.updateProduct(request) })
-        router.get("/products/{id}/delete", page { app, request in try await app.deletePrompt(request) })
-        router.post("/products/{id}/delete", bodyLimit: 16 * 1024, page { app, request in try await app.deleteProduct(request) })
-        router.get("/uploads/{token}/{image}", page { app, request in try await app.stagedPreview(request) })
+        router.post("/products", bodyLimit: max(4 * configuration.uploadLimit, 64 << 20), pageHandler { app, request in try await app.registerProduct(request) })
+        router.get("/products/new", pageHandler { app, request in try await app.registerForm(request) })
+        router.get("/products/{id}", pageHandler { app, request in try await app.detailPage(request) })
+        router.get("/products/{id}/edit", pageHandler { app, request in try await app.editForm(request) })
+        router.post("/products/{id}/edit", bodyLimit: 64 * 1024, pageHandler { app, request in try await app.updateProduct(request) })
+        router.get("/products/{id}/delete", pageHandler { app, request in try await app.deletePrompt(request) })
+        router.post("/products/{id}/delete", bodyLimit: 16 * 1024, pageHandler { app, request in try await app.deleteProduct(request) })
+        router.get("/uploads/{token}/{image}", pageHandler { app, request in try await app.stagedPreview(request) })
         router.get("/media/{path...}") { [self] request in try await mediaFile(request) }
         router.get("/healthz") { [self] request in try await health(request) }
         router.get("/static/{path...}") { [self] request in
             staticFiles.response(for: request.pathParameters["path"] ?? "", request: request)
         }
-        router.get("/login", page { app, request in try await app.loginForm(request) })
-        router.post("/login", bodyLimit: 16 * 1024, page { app, request in try await app.login(request) })
-        router.post("/logout", bodyLimit: 16 * 1024, page { app, request in try await app.logout(request) })
+        router.get("/login", pageHandler { app, request in try await app.loginForm(request) })
+        router.post("/login", bodyLimit: 16 * 1024, pageHandler { app, request in try await app.login(request) })
+        router.post("/logout", bodyLimit: 16 * 1024, pageHandler { app, request in try await app.logout(request) })
         router.notFoundHandler = { [self] request in
             await errorPage(.notFound(), request: request)
         }

@@ -20,6 +20,8 @@ public struct LaunchOptions: Sendable, Equatable {
     public var accessCode: String?
     /// Sample products for an empty embedded sandbox (demos and benchmarks).
     public var seed = 0
+    /// Extra origins `/media` may fetch images from (comma-separated on the command line).
+    public var mediaOrigins: [URL] = []
     public var showHelp = false
 
     public init() {}
@@ -32,6 +34,7 @@ public struct LaunchOptions: Sendable, Equatable {
         ("sandbox-port", "OPENMARKET_SANDBOX_PORT"), ("public", "OPENMARKET_PUBLIC"),
         ("templates", "OPENMARKET_TEMPLATES"), ("timeout", "OPENMARKET_TIMEOUT"),
         ("access-code", "OPENMARKET_ACCESS_CODE"), ("seed", "OPENMARKET_SEED"),
+        ("media-origin", "OPENMARKET_MEDIA_ORIGIN"),
     ]
 
     public static let usage = """
@@ -54,12 +57,15 @@ public struct LaunchOptions: Sendable, Equatable {
           --timeout SECONDS   upstream timeout (default 10)
           --access-code CODE  sign-in code when access control is on (default: random, printed)
           --seed N            sample products for an empty embedded sandbox (default 0)
+          --media-origin URLS images may also come from these origins, comma-separated
+                              (e.g. the real API's https://s3.ap-northeast-2.amazonaws.com)
           --help              show this help
 
         Every option can also come from the environment: OPENMARKET_HOST, OPENMARKET_PORT,
         OPENMARKET_API, OPENMARKET_DIALECT, OPENMARKET_IDENTIFIER, OPENMARKET_SECRET,
         OPENMARKET_VENDOR_ID, OPENMARKET_DATA, OPENMARKET_SANDBOX_PORT, OPENMARKET_PUBLIC,
-        OPENMARKET_TEMPLATES, OPENMARKET_TIMEOUT, OPENMARKET_ACCESS_CODE, OPENMARKET_SEED.
+        OPENMARKET_TEMPLATES, OPENMARKET_TIMEOUT, OPENMARKET_ACCESS_CODE, OPENMARKET_SEED,
+        OPENMARKET_MEDIA_ORIGIN.
         """
 
     /// A bad command line, explained in one line (the executable exits with status 2).
@@ -157,6 +163,16 @@ public struct LaunchOptions: Sendable, Equatable {
                 throw Problem(description: "--seed must be a number from 0 to 10000")
             }
             seed = value
+        }
+        if let text = given["media-origin"] {
+            for item in text.split(separator: ",") {
+                let trimmed = item.trimmingCharacters(in: .whitespaces)
+                guard let url = URL(string: trimmed), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+                      url.host?.isEmpty == false, url.path.isEmpty || url.path == "/", url.query == nil else {
+                    throw Problem(description: "--media-origin takes origins like https://images.example.com, not '\(trimmed)'")
+                }
+                mediaOrigins.append(url)
+            }
         }
         if api != nil, identifier == nil || secret == nil {
             throw Problem(description: "--api needs --identifier and --secret (or OPENMARKET_IDENTIFIER and OPENMARKET_SECRET)")

@@ -1,25 +1,58 @@
 import Foundation
 
 /// Maps the API's absolute image URLs to the panel's `/media/…` route and back. Only URLs on the
-/// configured API origin are mapped, and the route maps a *path* onto that origin — never a
-/// host — so `/media` cannot be used to fetch anything else.
+/// configured API origin (and on media origins the operator configured, e.g. the real API's
+/// image bucket) are mapped, and the route maps a *path* onto such an origin — never a host
+/// taken from the request — so `/media` cannot be used to fetch anything else.
 struct MediaLinks: Sendable {
-    let scheme: String
-    let host: String
-    let port: Int
+    /// scheme, host and port of one allowed origin.
+    struct Origin: Sendable, Equatable {
+        let scheme: String
+        let host: String
+        let port: Int
+
+        init(_ url: URL) {
+            scheme = (url.scheme ?? "http").lowercased()
+            host = Origin.normalizedHost(url.host ?? "")
+            port = url.port ?? (scheme == "https" ? 443 : 80)
+        }
+
+        func matches(_ components: URLComponents) -> Bool {
+            (components.scheme ?? "").lowercased() == scheme
+                && Origin.normalizedHost(components.host ?? "") == host
+                && (components.port ?? (scheme == "https" ? 443 : 80)) == port
+        }
+
+        func url(encodedPath: String) -> URL? {
+            let shownHost = host.contains(":") ? "[\(host)]" : host
+            let defaultPort = scheme == "https" ? 443 : 80
+            let authority = port == defaultPort ? shownHost : "\(shownHost):\(port)"
+            return URL(string: "\(scheme)://\(authority)/\(encodedPath)")
+        }
+
+        /// `localhost` and `127.0.0.1` name the same loopback API (the sandbox writes either).
+        static func normalizedHost(_ host: String) -> String {
+            let lower = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+            return lower == "localhost" ? "127.0.0.1" : lower
+        }
+    }
+
+    let api: Origin
+    /// Further origins, reached as `/media/_o1/…`, `/media/_o2/…` in this order.
+    let extra: [Origin]
     /// "http://host:port/" exactly as configured: most image URLs start with it, and a prefix
     /// check is far cheaper than parsing 20 URLs per list page.
     private let originPrefix: String
 
-    init(apiBaseURL: URL) {
-        scheme = (apiBaseURL.scheme ?? "http").lowercased()
-        host = MediaLinks.normalizedHost(apiBaseURL.host ?? "")
-        port = apiBaseURL.port ?? (scheme == "https" ? 443 : 80)
-        let shownHost = (apiBaseURL.host ?? "").contains(":") ? "[\(apiBaseURL.host ?? "")]" : (apiBaseURL.host ?? "")
-        originPrefix = "\(scheme)://\(shownHost)" + (apiBaseURL.port.map { ":\($0)" } ?? "") + "/"
+    init(apiBaseURL: URL, extraOrigins: [URL] = []) {
+        api = Origin(apiBaseURL)
+        extra = extraOrigins.map(Origin.init)
+        let host = apiBaseURL.host ?? ""
+        let shownHost = host.contains(":") ? "[\(host)]" : host
+        originPrefix = "\(api.scheme)://\(shownHost)" + (apiBaseURL.port.map { ":\($0)" } ?? "") + "/"
     }
 
-    /// `/media/<path>` for an image on the API origin, nil for anything else.
+    /// `/media/<path>` for an image on an allowed origin, nil for anything else.
     func panelPath(for imageURL: String) -> String? {
         // Byte-wise: String.hasPrefix compares by Unicode equivalence, far slower than needed here.
         let bytes = imageURL.utf8
@@ -32,35 +65,30 @@ struct MediaLinks: Sendable {
                 return "/media/" + text
             }
         }
-        guard let components = URLComponents(string: imageURL),
-              (components.scheme ?? "").lowercased() == scheme,
-              MediaLinks.normalizedHost(components.host ?? "") == host,
-              (components.port ?? (scheme == "https" ? 443 : 80)) == port else { return nil }
+        guard let components = URLComponents(string: imageURL) else { return nil }
         let path = components.percentEncodedPath
         guard path.hasPrefix("/"), path.count > 1 else { return nil }
-        return "/media" + path
+        if api.matches(components) { return "/media" + path }
+        if let index = extra.firstIndex(where: { $0.matches(components) }) { return "/media/_o\(index + 1)" + path }
+        return nil
     }
 
     /// The upstream URL for the route's rest-of-path (already percent-decoded by the router).
     /// Refuses dot segments and empty paths; re-encodes each segment.
     func upstreamURL(forPath decodedPath: String) -> URL? {
-        let segments = decodedPath.split(separator: "/", omittingEmptySubsequences: false)
+        var segments = decodedPath.split(separator: "/", omittingEmptySubsequences: false)
         guard !decodedPath.isEmpty, !segments.contains(where: { $0 == ".." || $0 == "." }),
               !decodedPath.contains("\0") else { return nil }
+        var origin = api
+        if !extra.isEmpty, let first = segments.first, first.hasPrefix("_o"), let number = Int(first.dropFirst(2)) {
+            guard extra.indices.contains(number - 1), segments.count > 1 else { return nil }
+            origin = extra[number - 1]
+            segments.removeFirst()
+        }
         var allowed = CharacterSet.urlPathAllowed
         allowed.remove(charactersIn: "/?#;")
         let encoded = segments.map { String($0).addingPercentEncoding(withAllowedCharacters: allowed) ?? "" }
             .joined(separator: "/")
-        let defaultPort = scheme == "https" ? 443 : 80
-        let authority = port == defaultPort ? hostForURL : "\(hostForURL):\(port)"
-        return URL(string: "\(scheme)://\(authority)/\(encoded)")
-    }
-
-    private var hostForURL: String { host.contains(":") ? "[\(host)]" : host }
-
-    /// `localhost` and `127.0.0.1` name the same loopback API (the sandbox writes either).
-    private static func normalizedHost(_ host: String) -> String {
-        let lower = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-        return lower == "localhost" ? "127.0.0.1" : lower
+        return origin.url(encodedPath: encoded)
     }
 }

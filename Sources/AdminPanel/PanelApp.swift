@@ -34,7 +34,7 @@ final class PanelApp: Sendable {
         let base = configuration.api.baseURL
         let apiHost = (base.host ?? "?") + (base.port.map { ":\($0)" } ?? "")
         renderer = try PageRenderer(templates: templates, version: configuration.version, apiHost: apiHost)
-        media = MediaLinks(apiBaseURL: base)
+        media = MediaLinks(apiBaseURL: base, extraOrigins: configuration.mediaOrigins)
         presenter = ProductPresenter(media: media)
         sessions = SessionStore(deleteLimit: configuration.deleteAttemptLimit,
                                 deleteWindow: configuration.deleteAttemptWindow, now: configuration.now)
@@ -125,7 +125,7 @@ final class PanelApp: Sendable {
 
     /// Wraps a handler so failures become pages: a `PageFailure` as is, an API error by its
     /// meaning (with a retry link for GETs), a body-parsing error by its status.
-    func page(_ handler: @escaping @Sendable (PanelApp, HTTPRequest) async throws -> HTTPResponse) -> HTTPHandler {
+    func pageHandler(_ handler: @escaping @Sendable (PanelApp, HTTPRequest) async throws -> HTTPResponse) -> HTTPHandler {
         { [self] request in
             do {
                 return try await handler(self, request)

@@ -16,6 +16,9 @@ public struct PanelConfiguration: Sendable {
     /// Private folder for staged uploads; nil = a fresh one under the temporary directory.
     public var stagingDirectory: URL?
     public var stagingLifetime: TimeInterval = 3600
+    /// Origins besides the API's whose images `/media` may fetch (the real API keeps its images
+    /// in a storage bucket on another host). Empty = the API's origin only.
+    public var mediaOrigins: [URL] = []
     public var mediaCacheBytes = 32 << 20
     /// Largest register request (all images and fields); beyond it a 413 page.
     public var uploadLimit = 16 << 20

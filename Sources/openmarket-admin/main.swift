@@ -90,40 +90,6 @@ let checkout = CheckoutLocator.checkoutRoot(executablePath: executablePath,
 let publicDirectory = folder(options.publicDirectory, "Public", checkout: checkout)
 let templatesDirectory = folder(options.templatesDirectory, "Templates", checkout: checkout)
 
-let sandbox: Sandbox?
-let client: ClientConfiguration
-let vendorID: Int?
-if let api = options.api, let identifier = options.identifier, let secret = options.secret {
-    sandbox = nil
-    client = ClientConfiguration(baseURL: api, dialect: options.dialect, identifier: identifier, secret: secret,
-                                 timeout: options.timeout)
-    vendorID = options.vendorID
-} else {
-    let started = startSandbox(options)
-    sandbox = started.0
-    client = started.1
-    vendorID = started.vendorID
-}
-
-var configuration = PanelConfiguration(host: options.host, port: options.port, api: client, vendorID: vendorID,
-                                       publicDirectory: publicDirectory, templatesDirectory: templatesDirectory)
-// Listening beyond loopback turns on sign-in; a code is generated (and printed) when none is set.
-configuration.accessCode = options.accessCode
-    ?? (LaunchOptions.isLoopback(options.host) ? nil : LaunchOptions.generatedAccessCode())
-
-let panel: AdminPanel
-do {
-    panel = try AdminPanel(configuration: configuration)
-    let port = try panel.start()
-    let shownHost = options.host.contains(":") ? "[\(options.host)]" : options.host
-    say("Admin panel:  http://\(shownHost):\(port)/")
-    if let code = configuration.accessCode, options.accessCode == nil {
-        say("Access code for signing in: \(code)")
-    }
-} catch {
-    fail("the panel could not start: \(error)", status: 1)
-}
-
 // Graceful shutdown on SIGINT/SIGTERM: stop accepting, let requests in flight finish, exit.
 // A second signal while stopping exits at once.
 signal(SIGINT, SIG_IGN)
@@ -136,8 +102,8 @@ let signalSources = [SIGINT, SIGTERM].map { number in
             ShutdownState.stopping = true
             say("Shutting down…")
             Task {
-                await panel.shutdown()
-                await sandbox?.shutdown()
+                await Running.panel?.shutdown()
+                await Running.sandbox?.shutdown()
                 exit(0)
             }
         }
@@ -146,6 +112,50 @@ let signalSources = [SIGINT, SIGTERM].map { number in
     return source
 }
 
+
+let sandbox: Sandbox?
+let client: ClientConfiguration
+let vendorID: Int?
+if let api = options.api, let identifier = options.identifier, let secret = options.secret {
+    sandbox = nil
+    client = ClientConfiguration(baseURL: api, dialect: options.dialect, identifier: identifier, secret: secret,
+                                 timeout: options.timeout)
+    vendorID = options.vendorID
+} else {
+    let started = startSandbox(options)
+    sandbox = started.0
+    MainActor.assumeIsolated { Running.sandbox = started.0 }
+    client = started.1
+    vendorID = started.vendorID
+}
+
+var configuration = PanelConfiguration(host: options.host, port: options.port, api: client, vendorID: vendorID,
+                                       publicDirectory: publicDirectory, templatesDirectory: templatesDirectory)
+configuration.mediaOrigins = options.mediaOrigins
+// Listening beyond loopback turns on sign-in; a code is generated (and printed) when none is set.
+configuration.accessCode = options.accessCode
+    ?? (LaunchOptions.isLoopback(options.host) ? nil : LaunchOptions.generatedAccessCode())
+
+let panel: AdminPanel
+do {
+    panel = try AdminPanel(configuration: configuration)
+    let port = try panel.start()
+    MainActor.assumeIsolated { Running.panel = panel }
+    let shownHost = options.host.contains(":") ? "[\(options.host)]" : options.host
+    say("Admin panel:  http://\(shownHost):\(port)/")
+    if let code = configuration.accessCode, options.accessCode == nil {
+        say("Access code for signing in: \(code)")
+    }
+} catch {
+    fail("the panel could not start: \(error)", status: 1)
+}
+
 @MainActor enum ShutdownState { static var stopping = false }
+
+/// What the signal handler stops; set once each listener runs.
+@MainActor enum Running {
+    static var panel: AdminPanel?
+    static var sandbox: Sandbox?
+}
 
 withExtendedLifetime(signalSources) { dispatchMain() }

@@ -1,5 +1,8 @@
 import Foundation
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The `openmarket-admin` executable as a newcomer meets it: flags, start-up lines, shutdown.
 @Suite struct ExecutableTests {
@@ -20,6 +23,29 @@ import Testing
         throw Failure(description: "openmarket-admin not found next to the tests; run `swift build --build-tests`")
     }
 
+    /// Blocking work (pipes, waiting for a process) runs on a GCD thread: blocking one of Swift's
+    /// few cooperative threads would starve the panels other tests run in this process.
+    static func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
+        }
+    }
+
+    /// Sends SIGTERM and waits up to a minute for the exit status; kills it if it hangs.
+    static func stop(_ process: Process) async throws -> Int32? {
+        process.terminate()
+        return try await offPool {
+            let deadline = Date().addingTimeInterval(60)
+            while process.isRunning, Date() < deadline { usleep(20_000) }
+            guard !process.isRunning else {
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+                return nil
+            }
+            return process.terminationStatus
+        }
+    }
+
     /// Runs to the end; answers the exit status, standard output and standard error.
     static func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
         let process = Process()
@@ -37,7 +63,9 @@ import Testing
 
     /// Starts the panel with its sandbox on free ports, from `/` (so the checkout is found from
     /// the binary's own path), and reads the start-up lines.
-    static func start(data: URL) throws -> (process: Process, lines: String, port: Int) {
+    struct Started: @unchecked Sendable { var process: Process; var lines: String; var port: Int }
+
+    static func start(data: URL) throws -> Started {
         let process = Process()
         process.executableURL = try executable()
         process.arguments = ["--port", "0", "--sandbox-port", "0", "--data", data.path]
@@ -54,23 +82,23 @@ import Testing
             printed += String(decoding: chunk, as: UTF8.self)
             if let range = printed.range(of: #"Admin panel:\s+http://127\.0\.0\.1:(\d+)/"#, options: .regularExpression) {
                 let port = Int(printed[range].split(separator: ":").last!.dropLast()) ?? 0
-                return (process, printed, port)
+                return Started(process: process, lines: printed, port: port)
             }
         }
         process.terminate()
         throw Failure(description: "the panel did not print its URL: \(printed)")
     }
 
-    @Test func helpAndBadFlags() throws {
-        let help = try Self.run(["--help"])
+    @Test func helpAndBadFlags() async throws {
+        let help = try await Self.offPool { try Self.run(["--help"]) }
         #expect(help.status == 0)
         #expect(help.output.contains("--sandbox-port") && help.output.contains("OPENMARKET_API"))
         for arguments in [["--port", "eighty"], ["--dialect", "v9"], ["--frobnicate"], ["--api", "http://x"]] {
-            let bad = try Self.run(arguments)
+            let bad = try await Self.offPool { try Self.run(arguments) }
             #expect(bad.status == 2, "\(arguments)")
             #expect(bad.error.hasPrefix("openmarket-admin: ") && bad.error.filter { $0 == "\n" }.count == 1, "\(bad.error)")
         }
-        let missing = try Self.run(["--templates", "/no/such/folder", "--port", "0", "--sandbox-port", "0"])
+        let missing = try await Self.offPool { try Self.run(["--templates", "/no/such/folder", "--port", "0", "--sandbox-port", "0"]) }
         #expect(missing.status == 1)
         #expect(missing.error.contains("/no/such/folder does not exist"))
     }
@@ -78,7 +106,7 @@ import Testing
     @Test func startsWithTheSandboxServesAndStopsOnSIGTERM() async throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("admin-exe-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }
-        let first = try Self.start(data: data)
+        let first = try await Self.offPool { try Self.start(data: data) }
         #expect(first.lines.contains("Sandbox API:  http://127.0.0.1:"))
         #expect(first.lines.contains("Demo vendor \"demo\" created. Its password"))
         let secret = try #require(first.lines.split(separator: "\n").first { $0.contains("Its password") }?.split(separator: " ").last)
@@ -86,14 +114,10 @@ import Testing
         #expect(page.status == 200)
         #expect(page.text.contains("data-view=\"list\""))
         #expect(!page.text.contains(String(secret)))
-        first.process.terminate()
-        first.process.waitUntilExit()
-        #expect(first.process.terminationStatus == 0)
+        #expect(try await Self.stop(first.process) == 0)
 
-        let second = try Self.start(data: data)
+        let second = try await Self.offPool { try Self.start(data: data) }
         #expect(!second.lines.contains("created"))
-        second.process.terminate()
-        second.process.waitUntilExit()
-        #expect(second.process.terminationStatus == 0)
+        #expect(try await Self.stop(second.process) == 0)
     }
 }

@@ -148,6 +148,23 @@ import OpenMarketCore
         #expect(await harness.panel.app.mediaCache.count == 1)
     }
 
+    @Test func imagesFromAConfiguredMediaOriginAreProxied() async throws {
+        let images = try StubAPI { request in
+            var response = HTTPResponse(status: request.path == "/bucket/a.png" ? 200 : 404,
+                                        body: .data(request.path == "/bucket/a.png" ? TestImages.png(seed: 7) : Data()))
+            response.headers["Content-Type"] = "image/png"
+            return response
+        }
+        defer { Task { await images.stop() } }
+        let harness = try await PanelHarness.start(.init(mediaOrigins: [images.url]))
+        defer { Task { await harness.stop() } }
+        let image = try await harness.browser.get("/media/_o1/bucket/a.png")
+        #expect(image.status == 200)
+        #expect(image.body == TestImages.png(seed: 7))
+        #expect(try await harness.browser.get("/media/_o1/bucket/missing.png").status == 404)
+        #expect(try await harness.browser.get("/media/_o2/bucket/a.png").status == 404)
+    }
+
     @Test func mediaIsNotAnOpenProxy() async throws {
         let harness = try await PanelHarness.start(.init(seed: 1))
         defer { Task { await harness.stop() } }

@@ -94,6 +94,17 @@ import OpenMarketCore
         #expect(links.panelPath(for: "not a url") == nil)
     }
 
+    @Test func configuredMediaOriginsGetTheirOwnPrefix() {
+        let links = MediaLinks(apiBaseURL: URL(string: "http://127.0.0.1:8081")!,
+                               extraOrigins: [URL(string: "https://s3.example.com")!])
+        #expect(links.panelPath(for: "https://s3.example.com/bucket/a.jpg") == "/media/_o1/bucket/a.jpg")
+        #expect(links.panelPath(for: "https://other.example.com/bucket/a.jpg") == nil)
+        #expect(links.upstreamURL(forPath: "_o1/bucket/a.jpg")?.absoluteString == "https://s3.example.com/bucket/a.jpg")
+        #expect(links.upstreamURL(forPath: "_o2/bucket/a.jpg") == nil)
+        #expect(links.upstreamURL(forPath: "_o1") == nil)
+        #expect(self.links.upstreamURL(forPath: "_o1/x")?.absoluteString == "http://127.0.0.1:8081/_o1/x")
+    }
+
     @Test func upstreamURLsStayOnTheAPIOriginAndRefuseDotSegments() {
         #expect(links.upstreamURL(forPath: "media/3/a b.png")?.absoluteString == "http://127.0.0.1:8081/media/3/a%20b.png")
         #expect(links.upstreamURL(forPath: "../secret") == nil)

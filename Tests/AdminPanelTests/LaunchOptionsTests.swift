@@ -43,6 +43,7 @@ import Testing
         (["--api", "ftp://x"], "--api must be an http"),
         (["--api", "http://x"], "--api needs --identifier and --secret"),
         (["stray"], "unexpected argument"),
+        (["--media-origin", "https://x.example/path"], "--media-origin takes origins"),
     ])
     func badFlagsAreExplainedInOneLine(arguments: [String], reason: String) {
         do {
@@ -52,6 +53,11 @@ import Testing
             #expect(error.description.contains(reason))
             #expect(!error.description.contains("\n"))
         }
+    }
+
+    @Test func mediaOriginsAreAList() throws {
+        let options = try LaunchOptions.parse(["--media-origin", "https://a.example, http://b.example:9000"], environment: [:])
+        #expect(options.mediaOrigins.map(\.absoluteString) == ["https://a.example", "http://b.example:9000"])
     }
 
     @Test func helpWins() throws {

@@ -31,6 +31,7 @@ final class PanelHarness: @unchecked Sendable {
         var uploadLimit: Int?
         /// Another vendor in the sandbox, for products this panel's vendor does not own.
         var otherVendor: VendorSeed?
+        var mediaOrigins: [URL] = []
     }
 
     enum VendorChoice { case demo, unknown, other(Int) }
@@ -62,6 +63,7 @@ final class PanelHarness: @unchecked Sendable {
         configuration.now = clock.function
         configuration.eventLoopCount = 1
         if let limit = options.uploadLimit { configuration.uploadLimit = limit }
+        configuration.mediaOrigins = options.mediaOrigins
         let panel = try AdminPanel(configuration: configuration)
         let port = try panel.start()
         return PanelHarness(sandbox: sandbox, panel: panel, browser: TestBrowser(port: port), clock: clock,
