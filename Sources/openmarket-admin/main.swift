@@ -55,21 +55,16 @@ func startSandbox(_ options: LaunchOptions) -> (Sandbox, ClientConfiguration, ve
     } catch {
         fail("the embedded sandbox could not start: \(error)", status: 1)
     }
-    let demo = sandbox.demoVendor
+    // The vendor the sandbox acts for: the one given by --identifier/--secret, else the demo vendor.
+    let vendor = sandbox.demoVendor
     say("Sandbox API:  \(sandbox.baseURL.absoluteString)  (data in \(options.dataDirectory))")
-    if let identifier = options.identifier, let secret = options.secret {
-        let client = ClientConfiguration(baseURL: sandbox.baseURL, dialect: options.dialect, identifier: identifier,
-                                         secret: secret, timeout: options.timeout)
-        return (sandbox, client, options.vendorID)
+    if options.identifier == nil {
+        // A local tool's console, not a log: the seller needs this password for every delete.
+        say("Demo vendor \"\(vendor.name)\" \(vendor.created ? "created" : "ready"). Its password, asked when you delete a product: \(vendor.secret)")
     }
-    if demo.created {
-        say("Demo vendor \"\(demo.name)\" created. Its password, asked when you delete a product: \(demo.secret)")
-    } else {
-        say("Demo vendor \"\(demo.name)\": its password was printed on the first start (see \(options.dataDirectory)).")
-    }
-    let client = ClientConfiguration(baseURL: sandbox.baseURL, dialect: options.dialect, identifier: demo.identifier,
-                                     secret: demo.secret, timeout: options.timeout)
-    return (sandbox, client, options.vendorID ?? demo.id)
+    let client = ClientConfiguration(baseURL: sandbox.baseURL, dialect: options.dialect, identifier: vendor.identifier,
+                                     secret: vendor.secret, timeout: options.timeout)
+    return (sandbox, client, options.vendorID ?? vendor.id)
 }
 
 let options: LaunchOptions

@@ -118,6 +118,7 @@ import Glibc
 
         let second = try await Self.offPool { try Self.start(data: data) }
         #expect(!second.lines.contains("created"))
+        #expect(second.lines.contains("Demo vendor \"demo\" ready. Its password, asked when you delete a product: \(secret)"))
         #expect(try await Self.stop(second.process) == 0)
     }
 }

@@ -6,7 +6,7 @@ import OpenMarketCore
 
 @Suite struct FailureRouteTests {
     @Test func apiDownGivesA502PageWithRetryAndTheFormKeepsInput() async throws {
-        let harness = try await PanelHarness.start(.init(api: try StubAPI.closedPort(), timeout: 5))
+        let harness = try await PanelHarness.start(.init(api: try await StubAPI.closedPort(), timeout: 5))
         defer { Task { await harness.stop() } }
         let list = try await harness.browser.get("/products?page=2&q=cup")
         #expect(list.status == 502)

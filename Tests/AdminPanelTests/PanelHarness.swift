@@ -36,6 +36,8 @@ final class PanelHarness: @unchecked Sendable {
 
     enum VendorChoice { case demo, unknown, other(Int) }
 
+    static let seller = VendorSeed(name: "seller", identifier: "5b1f6c1e-0000-4000-8000-000000000001", secret: "seller-secret-123")
+
     static func start(_ options: Options = Options()) async throws -> PanelHarness {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("panel-test-\(UUID().uuidString)")
         var sandboxConfiguration = SandboxConfiguration(dataDirectory: data)
@@ -43,7 +45,8 @@ final class PanelHarness: @unchecked Sendable {
         sandboxConfiguration.dialect = options.dialect
         sandboxConfiguration.seed = options.seed
         sandboxConfiguration.logRequests = false
-        if let other = options.otherVendor { sandboxConfiguration.vendors = [other] }
+        // The first configured vendor is the one the panel acts for; the other one owns foreign products.
+        if let other = options.otherVendor { sandboxConfiguration.vendors = [Self.seller, other] }
         let sandbox = try Sandbox(configuration: sandboxConfiguration)
         _ = try sandbox.start()
         let demo = sandbox.demoVendor
@@ -133,13 +136,10 @@ final class StubAPI: @unchecked Sendable {
     func stop() async { await server.shutdown(deadline: .seconds(1)) }
 
     /// A loopback port nobody listens on: bind one, then close it.
-    static func closedPort() throws -> URL {
+    static func closedPort() async throws -> URL {
         let stub = try StubAPI { _ in .text("") }
-        let port = stub.port
-        let done = DispatchSemaphore(value: 0)
-        Task { await stub.stop(); done.signal() }
-        done.wait()
-        return URL(string: "http://127.0.0.1:\(port)")!
+        await stub.stop()
+        return URL(string: "http://127.0.0.1:\(stub.port)")!
     }
 }
 
