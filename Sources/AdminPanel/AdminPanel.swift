@@ -86,9 +86,7 @@ extension PanelApp {
 
         router.get("/") { _ in .redirect(to: "/products", status: 303) }
         router.get("/products", pageHandler { app, request in try await app.listPage(request) })
-        // The server's own limit is set above ours so that an oversized upload reaches the handler,
-        // which answers with the panel's 413 page (the server alone would send plain text).
-        router.post("/products", bodyLimit: max(4 * configuration.uploadLimit, 64 << 20), pageHandler { app, request in try await app.registerProduct(request) })
+        router.post("/products", bodyLimit: configuration.uploadLimit, pageHandler { app, request in try await app.registerProduct(request) })
         router.get("/products/new", pageHandler { app, request in try await app.registerForm(request) })
         router.get("/products/{id}", pageHandler { app, request in try await app.detailPage(request) })
         router.get("/products/{id}/edit", pageHandler { app, request in try await app.editForm(request) })
@@ -106,6 +104,10 @@ extension PanelApp {
         router.post("/logout", bodyLimit: 16 * 1024, pageHandler { app, request in try await app.logout(request) })
         router.notFoundHandler = { [self] request in
             await errorPage(.notFound(), request: request)
+        }
+        // A body over a route's limit, refused by the server before reading it: the 413 page.
+        router.payloadTooLargeHandler = { [self] request in
+            await errorPage(failure(for: HTTPError(status: 413, message: "Upload too large")), request: request)
         }
         return router
     }

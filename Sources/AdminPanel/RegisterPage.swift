@@ -16,9 +16,6 @@ extension PanelApp {
     /// `POST /products` (multipart): validates with the core's rules, stages the images so an
     /// error never loses them, then registers through the client and redirects to the product.
     func registerProduct(_ request: HTTPRequest) async throws -> HTTPResponse {
-        if let length = request.headers["Content-Length"].flatMap({ Int($0) }), length > configuration.uploadLimit {
-            throw HTTPError(status: 413, message: "Upload too large")
-        }
         let form = try await request.multipartForm(limits: MultipartLimits(
             maxParts: 64, maxHeaderBytesPerPart: 8 * 1024, maxFieldBytes: 64 * 1024,
             maxFileBytes: configuration.uploadLimit, spoolThreshold: 512 * 1024))

@@ -5,18 +5,12 @@ import OpenMarketCore
 extension SandboxAPI {
     /// `POST /api/products`: multipart with a `params` JSON part and 1–5 `images` parts.
     func register(_ request: HTTPRequest) async throws -> HTTPResponse {
-        try Self.checkDeclaredSize(request)
         let vendor = try await credentials.vendor(of: request)
         guard let contentType = request.headers["content-type"]?.lowercased(),
               contentType.hasPrefix("multipart/form-data") else {
             throw APIFailure.badRequest("body: must be multipart/form-data with a params part and images parts")
         }
         let form = try await request.multipartForm(limits: Self.multipartLimits)
-        // A chunked body has no declared size: measure what arrived.
-        let received = form.files.reduce(0) { $0 + $1.size } + form.fields.items.reduce(0) { $0 + $1.value.utf8.count }
-        guard received <= Self.maxBody else {
-            throw APIFailure.payloadTooLarge("the request body is over \(Self.maxBody) bytes")
-        }
         // Clients sent `params` as a plain field or as a part with its own Content-Type/filename.
         let paramsData: Data
         if let text = form.fields["params"] {
@@ -60,7 +54,7 @@ extension SandboxAPI {
     /// Large enough that the image rules (not the parser) refuse a big image, with its own message.
     static var multipartLimits: MultipartLimits {
         MultipartLimits(maxParts: 32, maxHeaderBytesPerPart: 16 * 1024, maxFieldBytes: 64 * 1024,
-                        maxFileBytes: routeBodyLimit, spoolThreshold: 1024 * 1024)
+                        maxFileBytes: maxBody, spoolThreshold: 1024 * 1024)
     }
 
     /// `PATCH /api/products/{id}`: JSON with `secret` and the fields to change.

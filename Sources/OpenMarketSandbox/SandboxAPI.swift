@@ -14,11 +14,9 @@ struct SandboxAPI: Sendable {
 
     var credentials: Credentials { Credentials(store: store) }
 
-    /// A whole request body may be this large; more is a 413 in the API's JSON form.
+    /// A whole request body may be this large; more is a 413 in the API's JSON form, decided by
+    /// the server from Content-Length before reading (or as soon as a chunked body passes it).
     static let maxBody = 8 * 1024 * 1024
-    /// The listener's own hard cap (refused before any handler, as plain text): declared sizes
-    /// between `maxBody` and this reach our handlers, which refuse them without reading them.
-    static let routeBodyLimit = 64 * 1024 * 1024
     static let defaultItemsPerPage = 20
     static let maxItemsPerPage = 100
 
@@ -29,7 +27,7 @@ struct SandboxAPI: Sendable {
         router.get("/healthChecker") { _ in HTTPResponse.text("\"OK\"") }
         router.get("/api/products", json { request in try await cached(request) { try await list($0) } })
         router.get("/api/products/{id}", json { request in try await cached(request) { try await detail($0) } })
-        let limit = Self.routeBodyLimit
+        let limit = Self.maxBody
         router.post("/api/products", bodyLimit: limit, json { try await register($0) })
         router.patch("/api/products/{id}", bodyLimit: limit, json { try await edit($0) })
         switch dialect {
@@ -43,6 +41,9 @@ struct SandboxAPI: Sendable {
         let media = MediaResponses(directory: store.media)
         router.get("/media/thumb/{name}") { media.response(name: $0.pathParameters["name"] ?? "", request: $0) }
         router.get("/media/{name}") { media.response(name: $0.pathParameters["name"] ?? "", request: $0) }
+        router.payloadTooLargeHandler = { _ in
+            ErrorResponses.json(.payloadTooLarge("the request body is too large: at most \(Self.maxBody) bytes (8 MiB) are accepted"))
+        }
         router.notFoundHandler = { request in
             // The path is not repeated: a misplaced secret may sit in it.
             ErrorResponses.json(APIFailure.notFound("no such endpoint for \(request.method)"))
@@ -67,21 +68,9 @@ struct SandboxAPI: Sendable {
         }
     }
 
-    /// Refuses a body declared larger than `maxBody` before reading any of it.
-    static func checkDeclaredSize(_ request: HTTPRequest) throws(APIFailure) {
-        if let length = request.headers["content-length"].flatMap({ Int($0) }), length > maxBody {
-            throw .payloadTooLarge("the request body is \(length) bytes; at most \(maxBody) are accepted")
-        }
-    }
-
-    /// The whole body of a JSON request, at most `maxBody` bytes.
+    /// The whole body of a JSON request (the route's limit keeps it within `maxBody`).
     static func collectBody(_ request: HTTPRequest) async throws -> Data {
-        try checkDeclaredSize(request)
-        let body = try await request.body.collect()
-        guard body.count <= maxBody else {
-            throw APIFailure.payloadTooLarge("the request body is \(body.count) bytes; at most \(maxBody) are accepted")
-        }
-        return body
+        try await request.body.collect()
     }
 
     static func jsonResponse(_ text: String) -> HTTPResponse {

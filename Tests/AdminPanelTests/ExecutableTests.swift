@@ -23,11 +23,12 @@ import Glibc
         throw Failure(description: "openmarket-admin not found next to the tests; run `swift build --build-tests`")
     }
 
-    /// Blocking work (pipes, waiting for a process) runs on a GCD thread: blocking one of Swift's
-    /// few cooperative threads would starve the panels other tests run in this process.
+    /// Blocking work (pipes, waiting for a process) runs on a thread of its own: blocking one of
+    /// Swift's few cooperative threads would starve the panels other tests run in this process.
     static func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
+            // Not a global queue: on Linux those are the Swift concurrency pool itself.
+            Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
         }
     }
 

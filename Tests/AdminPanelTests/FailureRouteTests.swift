@@ -108,6 +108,8 @@ import OpenMarketCore
         #expect(response.status == 413)
         #expect(response.header("Content-Type")?.hasPrefix("text/html") == true)
         #expect(response.text.contains("Upload too large"))
+        #expect(response.header("Connection") == "close")
+        #expect(response.header("Content-Security-Policy") != nil)   // a page like any other
     }
 
     @Test func cookiesAreHttpOnlyStrictAndSecretsNeverReachPages() async throws {

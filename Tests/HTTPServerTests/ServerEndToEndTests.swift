@@ -78,6 +78,44 @@ func echoRouter() -> Router {
         }
     }
 
+    @Test func anAppRendersItsOwn413WithoutTheHandlerRunningOrTheBodyBeingRead() async throws {
+        var router = Router()
+        let handlerRuns = Locked(0)
+        router.post("/upload", bodyLimit: 10) { _ in
+            handlerRuns.withLock { $0 += 1 }
+            return .text("stored")
+        }
+        router.use { request, next in
+            var response = try await next(request)
+            response.headers["X-Seen-By-Middleware"] = "yes"
+            return response
+        }
+        router.payloadTooLargeHandler = { request in
+            .json(Data(#"{"code":413,"route":"\#(request.routeTemplate ?? "-")","body":\#(try await request.body.collect().count)}"#.utf8), status: 400)
+        }
+        try await withServer(router) { _, port in
+            let client = try await RawClient.connect(port: port)
+            // Expect: 100-continue must not invite the body either.
+            try await client.send("POST /upload HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 5000000\r\n\r\n")
+            let response = try await client.readResponse()
+            #expect(response.status == 413)   // whatever status the app's renderer chose
+            #expect(response.text == #"{"code":413,"route":"/upload","body":0}"#)
+            #expect(response.header("Content-Type") == "application/json")
+            #expect(response.header("X-Seen-By-Middleware") == "yes")
+            #expect(response.header("Connection") == "close")
+            #expect(await client.readsEOF())
+
+            // Unknown paths keep the server's own plain 413; a body within the limit is served.
+            let other = try await RawClient.connect(port: port)
+            try await other.send("POST /nowhere HTTP/1.1\r\nHost: x\r\nContent-Length: 5000000\r\n\r\n")
+            #expect(try await other.readResponse().status == 413)
+            let fine = try await RawClient.connect(port: port)
+            try await fine.send("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc")
+            #expect(try await fine.readResponse().text == "stored")
+        }
+        #expect(handlerRuns.withLock { $0 } == 1)
+    }
+
     /// Handlers as tasks on the connection's event loop: bodies, pipelining and a handler that
     /// awaits another event loop (the HTTP client) all still work.
     @Test func handlersRunningOnTheEventLoop() async throws {

@@ -70,7 +70,7 @@ import Testing
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let arguments = ["--data", folder.url.path, "--vendor", "\(Self.vendor.name):\(Self.vendor.identifier):\(Self.vendor.secret)"]
-        let first = try SandboxProcess(arguments: arguments)
+        let first = try await SandboxProcess.start(arguments)
         let ledger = Ledger()
         let port = first.port
         let workers = Task {
@@ -85,7 +85,7 @@ import Testing
         while await ledger.count < 24 && ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(20))
         }
-        first.kill9()
+        try await first.crash()
         workers.cancel()
         await workers.value
         let acknowledged = await ledger.products
@@ -98,7 +98,7 @@ import Testing
         #expect(integrity == ["ok"])
 
         // Restart on the same folder: every acknowledged product is intact.
-        let second = try SandboxProcess(arguments: arguments)
+        let second = try await SandboxProcess.start(arguments)
         var referenced = Set<String>()
         for (id, expected) in acknowledged {
             let response = try await RawHTTP.send(port: second.port, method: "GET", path: "/api/products/\(id)")
@@ -144,6 +144,6 @@ import Testing
             let files = Set(try FileManager.default.contentsOfDirectory(atPath: folder.url.appendingPathComponent("media").path))
             #expect(files == allReferenced)
         }
-        #expect(second.terminate() == 0)   // SIGTERM: a clean exit
+        #expect(try await second.stop() == 0)   // SIGTERM: a clean exit
     }
 }

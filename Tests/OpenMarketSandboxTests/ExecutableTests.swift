@@ -7,23 +7,23 @@ import Testing
     @Test func printsTheDemoVendorOnlyOnTheFirstStart() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let first = try SandboxProcess(arguments: ["--data", folder.url.path])
+        let first = try await SandboxProcess.start(["--data", folder.url.path])
         #expect(first.startupOutput.contains("listening on http://127.0.0.1:\(first.port)"))
         #expect(first.startupOutput.contains("identifier: ") && first.startupOutput.contains("password: "))
         let health = try await RawHTTP.send(port: first.port, method: "GET", path: "/healthChecker")
         #expect(health.text == "\"OK\"")
-        #expect(first.terminate() == 0)
+        #expect(try await first.stop() == 0)
 
-        let second = try SandboxProcess(arguments: ["--data", folder.url.path, "--dialect", "v2b"])
+        let second = try await SandboxProcess.start(["--data", folder.url.path, "--dialect", "v2b"])
         #expect(!second.startupOutput.contains("password") && second.startupOutput.contains("(v2b)"))
-        #expect(second.terminate() == 0)
+        #expect(try await second.stop() == 0)
     }
 
-    @Test func helpAndBadFlags() throws {
-        let help = try SandboxProcess.runToEnd(["--help"])
+    @Test func helpAndBadFlags() async throws {
+        let help = try await SandboxProcess.run(["--help"])
         #expect(help.status == 0 && help.output.contains("--vendor NAME:IDENTIFIER:SECRET"))
         for arguments in [["--port", "eighty"], ["--dialect", "v9"], ["--frobnicate"]] {
-            let bad = try SandboxProcess.runToEnd(arguments)
+            let bad = try await SandboxProcess.run(arguments)
             #expect(bad.status != 0)
             #expect(bad.error.hasPrefix("openmarket-sandbox: ") && bad.error.filter { $0 == "\n" }.count == 1, "\(bad.error)")
             #expect(bad.output.isEmpty)

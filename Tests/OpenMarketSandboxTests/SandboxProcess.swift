@@ -3,8 +3,18 @@ import Foundation
 import Glibc
 #endif
 
+/// Blocking work (reading a child's output, waiting for its exit) on a thread of its own: on
+/// Linux the Swift concurrency pool is as wide as the CPU count, and blocking it stalls the
+/// in-process servers of every other test running at the same time.
+func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
+    }
+}
+
 /// The `openmarket-sandbox` executable run as a separate process, for the crash test.
-final class SandboxProcess {
+/// Its blocking calls are only made through `offPool` (see `start`, `stop`, `run`).
+final class SandboxProcess: @unchecked Sendable {
     let process: Process
     let port: Int
     /// What it printed up to its URL line (the last line of its start-up).
@@ -76,6 +86,23 @@ final class SandboxProcess {
         let complained = error.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: printed, as: UTF8.self), String(decoding: complained, as: UTF8.self))
+    }
+
+    static func start(_ arguments: [String]) async throws -> SandboxProcess {
+        try await offPool { try SandboxProcess(arguments: arguments) }
+    }
+
+    static func run(_ arguments: [String]) async throws -> (status: Int32, output: String, error: String) {
+        try await offPool { try runToEnd(arguments) }
+    }
+
+    /// SIGTERM, then the exit status.
+    func stop() async throws -> Int32 {
+        try await offPool { [self] in terminate() }
+    }
+
+    func crash() async throws {
+        try await offPool { [self] in kill9() }
     }
 
     /// A test that fails half-way must not leave the process running.

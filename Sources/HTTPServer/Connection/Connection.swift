@@ -234,12 +234,16 @@ final class Connection: EventLoopClient, @unchecked Sendable {
         let match = router.match(method: head.method, segments: target.segments)
         let limit = router.bodyLimit(for: match, default: context.limits.defaultBodyLimit)
         parser.setBodyLimit(limit)
+        var bodyRefused = false
         if case .length(let n) = head.framing, n > limit {
             // Refused from Content-Length alone: the body is never read, so close afterwards.
-            sendError(status: 413, reason: "Body exceeds the limit", method: head.method)
-            return
+            guard case .found = match, router.payloadTooLargeHandler != nil else {
+                sendError(status: 413, reason: "Body exceeds the limit", method: head.method)
+                return
+            }
+            bodyRefused = true   // the router's refusal handler renders the 413
         }
-        let hasBody = head.framing != .none && head.framing != .length(0)
+        let hasBody = head.framing != .none && head.framing != .length(0) && !bodyRefused
         if head.expectsContinue && hasBody {
             outbound.append(contentsOf: ResponseHead.continueLine)
             flush()
@@ -247,6 +251,14 @@ final class Connection: EventLoopClient, @unchecked Sendable {
         let body = hasBody ? RequestBody(streaming: ()) : RequestBody()
         let exchange = Exchange(method: head.method, version: head.version, framing: head.framing, body: body,
                                 keepAlive: head.keepAlive)
+        if bodyRefused {
+            // Nothing more is parsed on this connection; what the client still sends is
+            // discarded while lingering after the answer.
+            exchange.bodyComplete = true
+            closeAfterWrite = true
+            lingerOnClose = true
+            setReadInterest(false)
+        }
         if case .found(let route, _) = match { exchange.route = route.pattern.template }
         self.exchange = exchange
         lastRead = monotonicNanos()
@@ -256,8 +268,8 @@ final class Connection: EventLoopClient, @unchecked Sendable {
         let request = HTTPRequest(method: head.method, target: head.target, path: target.path, query: query,
                                   queryItems: target.queryItems, version: head.version, headers: head.headers,
                                   remoteAddress: remoteAddress, body: body)
-        let work: @Sendable () async -> Void = { [self] in
-            let response = await router.respond(to: request, match: match)
+        let work: @Sendable () async -> Void = { [self, bodyRefused] in
+            let response = await router.respond(to: request, match: match, bodyRefused: bodyRefused)
             loop.execute { [self] in respond(response, to: exchange) }
         }
         if context.handlersOnEventLoop {

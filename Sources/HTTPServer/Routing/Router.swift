@@ -25,6 +25,11 @@ public struct Router: Sendable {
     public var middlewares: [Middleware] = []
     /// Renders unknown paths; the default answers a plain-text 404.
     public var notFoundHandler: HTTPHandler?
+    /// Renders the refusal of a body over the route's limit, decided from `Content-Length`
+    /// before any of it is read (the body is empty here). The answer always goes out as 413 with
+    /// `Connection: close`; the default is a plain-text 413. Lets an app keep its own error
+    /// format (a JSON error, an HTML page) without raising route limits to see the request.
+    public var payloadTooLargeHandler: HTTPHandler?
 
     public init() {}
 
@@ -93,14 +98,14 @@ public struct Router: Sendable {
         return await respond(to: request, match: match(method: request.method, segments: target.segments))
     }
 
-    func respond(to request: HTTPRequest, match: Match) async -> HTTPResponse {
+    func respond(to request: HTTPRequest, match: Match, bodyRefused: Bool = false) async -> HTTPResponse {
         var request = request
         let handler: HTTPHandler
         switch match {
         case .found(let route, let parameters):
             request.pathParameters = parameters
             request.routeTemplate = route.pattern.template
-            handler = route.handler
+            handler = bodyRefused ? Self.refusal(payloadTooLargeHandler) : route.handler
         case .methodNotAllowed(let allow):
             handler = { _ in
                 var response = HTTPResponse.text("Method Not Allowed\n", status: 405)
@@ -118,6 +123,15 @@ public struct Router: Sendable {
         }
         defer { request.body.removeSpoolFiles() }
         do { return try await chain(request) } catch { return Self.errorResponse(error) }
+    }
+
+    /// The app's 413 answer, whatever status it chose: the request was not served.
+    private static func refusal(_ render: HTTPHandler?) -> HTTPHandler {
+        { request in
+            var response = try await (render ?? { _ in .text("Content Too Large\n", status: 413) })(request)
+            response.status = 413
+            return response
+        }
     }
 
     static func errorResponse(_ error: any Error) -> HTTPResponse {
