@@ -42,7 +42,7 @@ extension PanelApp {
                                  alert: "Too many wrong codes. Try again in \(AttemptLimiter.describe(wait)).", status: 429)
         }
         let typed = (form["access_code"] ?? "").trimmingCharacters(in: .whitespaces)
-        guard SecureToken.equal(typed.lowercased(), accessCode.lowercased()) else {
+        guard Secrets.equal(typed.lowercased(), accessCode.lowercased()) else {
             await loginAttempts.recordFailure(request.remoteAddress)
             return try loginPage(visit: visit, next: next, alert: "That access code is not right.", status: 403)
         }

@@ -95,7 +95,7 @@ final class PanelApp: Sendable {
     func requireCSRF(_ request: HTTPRequest, formToken: String?) async throws -> SessionSnapshot {
         let visit = await visit(request, create: false, takeFlash: false)
         guard let session = visit.session, let formToken, !formToken.isEmpty,
-              SecureToken.equal(formToken, session.csrfToken) else {
+              Secrets.equal(formToken, session.csrfToken) else {
             throw PageFailure(status: 403, heading: "This form has expired",
                               message: "The form was not accepted because its security token is missing or out of date. Go back, reload the page and submit it again.")
         }

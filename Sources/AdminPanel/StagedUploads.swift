@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 import OpenMarketCore
 
 /// An image the seller already sent, kept on disk so a form that comes back with errors (or a
@@ -51,7 +52,7 @@ actor StagedUploads {
     /// The images of a live batch, or nil when the token is unknown, expired or someone else's.
     func images(token: String, owner: String) -> [StagedImage]? {
         purgeExpired()
-        guard let batch = batches[token], SecureToken.equal(batch.owner, owner) else { return nil }
+        guard let batch = batches[token], Secrets.equal(batch.owner, owner) else { return nil }
         return batch.images
     }
 
@@ -63,7 +64,7 @@ actor StagedUploads {
         let key: String
         var batch: Batch
         if let token {
-            guard let existing = batches[token], SecureToken.equal(existing.owner, owner) else { throw Failure.expired }
+            guard let existing = batches[token], Secrets.equal(existing.owner, owner) else { throw Failure.expired }
             key = token
             batch = existing
         } else {

@@ -20,20 +20,8 @@ struct Credentials: Sendable {
 
     /// A secret that is not `vendor`'s → 401.
     func check(secret: String, of vendor: VendorRecord) throws(APIFailure) {
-        guard Self.constantTimeEquals(secret, vendor.secret) else {
+        guard Secrets.equal(secret, vendor.secret) else {
             throw .unauthorized("secret: does not match the vendor's secret")
         }
-    }
-
-    /// Compares without stopping at the first difference, so timing reveals nothing of a secret.
-    static func constantTimeEquals(_ a: String, _ b: String) -> Bool {
-        let left = Array(a.utf8), right = Array(b.utf8)
-        var difference = UInt8(left.count == right.count ? 0 : 1)
-        for index in 0..<max(left.count, right.count) {
-            let x = index < left.count ? left[index] : 0
-            let y = index < right.count ? right[index] : 0
-            difference |= x ^ y
-        }
-        return difference == 0
     }
 }

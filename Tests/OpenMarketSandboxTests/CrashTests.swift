@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 import OpenMarketCore
 import Testing
 @testable import OpenMarketSandbox
@@ -30,7 +31,7 @@ import Testing
 
     /// A PNG unique to this worker and round (random trailing bytes after IEND keep it a PNG).
     static func uniqueImage(worker: Int, round: Int, index: Int) -> [UInt8] {
-        SampleProducts.image(index: worker * 7 + round, imageIndex: index) + RandomToken.bytes(64)
+        SampleProducts.image(index: worker * 7 + round, imageIndex: index) + Secrets.randomBytes(64)
     }
 
     static func worker(_ number: Int, port: Int, ledger: Ledger) async {
