@@ -80,7 +80,9 @@ public final class HTTPServer: Sendable {
                 loop.execute {
                     loop.forEachClient { ($0 as? Connection)?.close() }
                 }
-                DispatchQueue.global().async {
+                // `stop` waits for the loop thread: on a thread of its own, as global dispatch
+                // queues share their threads with the Swift concurrency pool on Linux.
+                Thread.detachNewThread {
                     loop.stop()
                     done.resume()
                 }

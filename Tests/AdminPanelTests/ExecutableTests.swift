@@ -32,6 +32,15 @@ import Glibc
         }
     }
 
+    /// `TestBrowser` sends its requests through `offPool`: on Linux the global dispatch queues lend
+    /// their threads to the Swift concurrency pool, so blocking there starved the in-process panels.
+    @Test func blockingHelperWorkRunsOffTheConcurrencyPool() async throws {
+        let poolLabel = currentDispatchQueueLabel()   // this test runs on the pool
+        let label = try await Self.offPool { currentDispatchQueueLabel() }
+        #expect(label != DispatchQueue.global().label)
+        #expect(label != poolLabel)
+    }
+
     /// Sends SIGTERM and waits up to a minute for the exit status; kills it if it hangs.
     static func stop(_ process: Process) async throws -> Int32? {
         process.terminate()

@@ -2,6 +2,9 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+#if canImport(CDispatch)
+import CDispatch
+#endif
 
 /// One HTTP answer as the tests see it.
 struct TestResponse: Sendable {
@@ -17,8 +20,10 @@ struct TestResponse: Sendable {
 struct TestClientFailure: Error, CustomStringConvertible { var description: String }
 
 /// A small browser for route tests: real HTTP/1.1 over a socket (one connection per request),
-/// no redirect following, and a cookie jar. Blocking socket work runs on a GCD queue so it never
-/// holds one of Swift's few cooperative threads that the panel's handlers need.
+/// no redirect following, and a cookie jar. Blocking socket work runs on a thread of its own
+/// (`ExecutableTests.offPool`), never on a global dispatch queue: on Linux those share their
+/// threads with the Swift concurrency pool (as wide as the CPU count) that the in-process
+/// panels' handlers, and every other test's tasks, need.
 final class TestBrowser: @unchecked Sendable {
     let port: Int
     private let lock = NSLock()
@@ -79,11 +84,7 @@ final class TestBrowser: @unchecked Sendable {
         if let body { request.append(body) }
         let bytes = request
         let port = self.port
-        let response = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<TestResponse, Error>) in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result { try Self.exchange(port: port, bytes: bytes) })
-            }
-        }
+        let response = try await ExecutableTests.offPool { try Self.exchange(port: port, bytes: bytes) }
         for value in response.headers("Set-Cookie") {
             let pair = value.split(separator: ";")[0].split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard pair.count == 2 else { continue }
@@ -179,4 +180,13 @@ extension TestResponse {
     }
 
     func count(of needle: String) -> Int { text.components(separatedBy: needle).count - 1 }
+}
+
+/// The label of the dispatch queue the caller runs on ("" where Dispatch cannot tell).
+func currentDispatchQueueLabel() -> String {
+    #if canImport(CDispatch)
+    String(cString: dispatch_queue_get_label(nil))
+    #else
+    ""
+    #endif
 }

@@ -2,6 +2,9 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+#if canImport(CDispatch)
+import CDispatch
+#endif
 
 /// A deliberately low-level blocking test client: it sends exact bytes (including broken ones)
 /// and reads exact responses, so tests see what is on the wire.
@@ -135,9 +138,20 @@ final class RawClient: @unchecked Sendable {
     }
 }
 
-/// Runs blocking work on a Dispatch thread and awaits it.
+/// Runs blocking work on a thread of its own and awaits it. Not a global dispatch queue: on
+/// Linux those share their threads with the Swift concurrency pool (as wide as the CPU count),
+/// which the servers under test need to run their handlers.
 func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
+        Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
     }
+}
+
+/// The label of the dispatch queue the caller runs on ("" where Dispatch cannot tell).
+func currentDispatchQueueLabel() -> String {
+    #if canImport(CDispatch)
+    String(cString: dispatch_queue_get_label(nil))
+    #else
+    ""
+    #endif
 }

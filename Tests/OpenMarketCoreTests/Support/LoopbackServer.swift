@@ -38,11 +38,12 @@ final class LoopbackServer: Sendable {
     var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
     /// Accepts one connection, reads one request (head + Content-Length body), answers `response`
-    /// and closes. Returns the raw request bytes.
+    /// and closes. Returns the raw request bytes. The blocking calls run on a thread of their own:
+    /// a global dispatch queue would hold one of the Swift concurrency pool's threads on Linux.
     func serveOnce(response: Data) async -> Data {
         let listener = listener
         return await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
+            Thread.detachNewThread {
                 let connection = accept(listener, nil, nil)
                 guard connection >= 0 else { continuation.resume(returning: Data()); return }
                 Self.setDeadline(connection, seconds: 30)
