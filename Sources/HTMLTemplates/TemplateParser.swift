@@ -12,6 +12,14 @@ struct TemplateParser {
         var stack: [(path: [String], inverted: Bool, line: Int, nodes: [TemplateNode])] = [([], false, 0, [])]
 
         func append(_ node: TemplateNode) { stack[stack.count - 1].nodes.append(node) }
+        // Lines are counted as the cursor moves, not from the start for every tag.
+        var linesBefore = 1
+        var counted = source.startIndex
+        func lineNumber(at index: String.Index) -> Int {
+            linesBefore += source[counted..<index].reduce(0) { $1 == "\n" ? $0 + 1 : $0 }
+            counted = index
+            return linesBefore
+        }
 
         while let open = source.range(of: "{{", range: cursor..<source.endIndex) {
             if open.lowerBound > cursor { append(.text(String(source[cursor..<open.lowerBound]))) }
@@ -70,9 +78,5 @@ struct TemplateParser {
         }
         guard valid else { throw TemplateError(template: name, line: line, reason: "bad name '\(text)'") }
         return parts
-    }
-
-    private func lineNumber(at index: String.Index) -> Int {
-        source[..<index].reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
     }
 }
