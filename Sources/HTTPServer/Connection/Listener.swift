@@ -72,12 +72,11 @@ final class Listener: EventLoopClient, @unchecked Sendable {
             }
             if client < 0 {
                 let error = errno
-                context.release()
+                context.withdrawAdmission()
                 switch error {
                 case EINTR, ECONNABORTED, EPROTO: continue
                 case EAGAIN, EWOULDBLOCK: return
-                case EMFILE, ENFILE, ENOBUFS, ENOMEM: pause(retryAfter: Self.backOff); return
-                default: pause(retryAfter: Self.backOff); return
+                default: pause(retryAfter: Self.backOff); return   // EMFILE, ENFILE, ENOBUFS, ENOMEM…
                 }
             }
             Socket.setNoDelay(client)

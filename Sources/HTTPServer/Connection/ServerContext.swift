@@ -34,8 +34,15 @@ final class ServerContext: Sendable {
         }
     }
 
-    func release() {
+    /// Gives back a slot `admit` granted for an `accept` that failed: no connection existed, so
+    /// nobody is told one closed.
+    func withdrawAdmission() {
         state.withLock { $0.open -= 1 }
+    }
+
+    /// A connection closed: frees its slot and lets a paused acceptor resume.
+    func release() {
+        withdrawAdmission()
         connectionClosed.withLock { $0 }?()
     }
 }
