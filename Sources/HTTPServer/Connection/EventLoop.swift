@@ -31,7 +31,7 @@ final class EventLoop: @unchecked Sendable {
     private var clients: [Int32: EventLoopClient] = [:]
     private var running = true
     private var tickHandlers: [() -> Void] = []
-    private var lastTick = DispatchTime.now().uptimeNanoseconds
+    private var lastTick = monotonicNanos()
     /// How often `onTick` handlers run (deadline checks).
     let tickInterval: UInt64
     var dateCache = HTTPDateCache()
@@ -53,8 +53,7 @@ final class EventLoop: @unchecked Sendable {
             close(epollFD)
             throw ServerError.eventLoop("eventfd: \(String(cString: strerror(errno)))")
         }
-        let nanos = tickInterval.components.seconds * 1_000_000_000 + tickInterval.components.attoseconds / 1_000_000_000
-        self.tickInterval = UInt64(max(5_000_000, nanos))
+        self.tickInterval = max(5_000_000, tickInterval.nanoseconds)
         var event = epoll_event()
         event.events = EPOLLIN.rawValue
         event.data.fd = wakeFD
@@ -169,7 +168,7 @@ final class EventLoop: @unchecked Sendable {
             }
             runPending()
             runLocal()
-            let now = DispatchTime.now().uptimeNanoseconds
+            let now = monotonicNanos()
             if now - lastTick >= tickInterval {
                 lastTick = now
                 for client in clients.values { client.tick(now: now) }
