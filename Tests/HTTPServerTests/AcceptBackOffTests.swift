@@ -1,0 +1,163 @@
+import Foundation
+import Testing
+@testable import HTTPServer
+
+/// `accept` failing for want of descriptors (EMFILE) must back off and retry, not end the
+/// accept loop. The server runs in a child process (this test binary again, running only
+/// `childServerShortOfDescriptors`), so lowering its descriptor limit and using up every
+/// descriptor cannot disturb the other tests. The descriptors are held by the child itself, not
+/// by connections, so no closing connection wakes the acceptor: only the timed retry can.
+@Suite struct AcceptBackOffTests {
+    static let childVariable = "HTTPSERVER_ACCEPT_BACKOFF_CHILD"
+
+    @Test func acceptRetriesAfterRunningOutOfDescriptors() async throws {
+        let child = try await offPool { try BackOffChild() }
+        defer { child.kill() }
+        let (early, answer) = try await offPool { () throws -> (String, String) in
+            let client = try LoopbackClient(port: child.port)
+            defer { client.close() }
+            // Connected through the kernel's backlog; the server cannot accept it yet.
+            try client.send("GET /ping HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            let early = client.read(waitingMilliseconds: 300)
+            child.releaseDescriptors()
+            var answer = ""
+            let end = Date().addingTimeInterval(10)
+            while !answer.contains("pong") && !client.peerClosed && Date() < end {
+                answer += client.read(waitingMilliseconds: 100)
+            }
+            return (early, answer)
+        }
+        #expect(early.isEmpty, "answered while out of descriptors: \(early.debugDescription)")
+        #expect(answer.hasPrefix("HTTP/1.1 200"), "no answer once descriptors were free: \(answer.debugDescription)")
+        #expect(answer.contains("pong"))
+        let status = try await offPool { child.finish() }
+        #expect(status == 0, "the child server reported a failure")
+    }
+
+    /// The child's side; skipped in an ordinary run.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment[Self.childVariable] != nil))
+    func childServerShortOfDescriptors() async throws {
+        var router = Router()
+        router.get("/ping") { _ in .text("pong") }
+        let server = HTTPServer(configuration: ServerConfiguration(host: "127.0.0.1", port: 0, accessLog: nil,
+                                                                   eventLoopCount: 1), router: router)
+        let port = try server.start()
+
+        var limit = rlimit()
+        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        limit.rlim_cur = min(limit.rlim_cur, 256)
+        #expect(setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0)
+        var held: [Int32] = []
+        var failure: Int32 = 0
+        while held.count < 1024 {
+            let fd = open("/dev/null", O_RDONLY | O_CLOEXEC)
+            if fd < 0 { failure = errno; break }
+            held.append(fd)
+        }
+        #expect(failure == EMFILE, "descriptors were not used up")
+
+        FileHandle.standardOutput.write(Data("READY \(port)\n".utf8))
+        _ = try await offPool { readLine() }   // "release"
+        for fd in held { close(fd) }
+        _ = try await offPool { while readLine() != nil {} }   // the parent closes our input when done
+        await server.shutdown(deadline: .seconds(1))
+    }
+}
+
+/// This test binary run again as a child holding only `childServerShortOfDescriptors`.
+/// Blocking: call through `offPool`.
+private final class BackOffChild: @unchecked Sendable {
+    let process = Process()
+    let port: Int
+    private let input = Pipe()
+    private let output = Pipe()
+
+    init() throws {
+        guard let path = realpath("/proc/self/exe", nil) else { throw RawClient.Failure(description: "no /proc/self/exe") }
+        defer { free(path) }
+        process.executableURL = URL(fileURLWithPath: String(cString: path))
+        process.arguments = ["--testing-library", "swift-testing", "--filter", "childServerShortOfDescriptors"]
+        var environment = ProcessInfo.processInfo.environment
+        environment[AcceptBackOffTests.childVariable] = "1"
+        process.environment = environment
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+
+        var printed = ""
+        let deadline = Date().addingTimeInterval(60)
+        var found: Int?
+        while found == nil {
+            guard Date() < deadline, process.isRunning else {
+                if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
+                throw RawClient.Failure(description: "the child server did not start; output: \(printed)")
+            }
+            let data = output.fileHandleForReading.availableData
+            if data.isEmpty { Thread.sleep(forTimeInterval: 0.01); continue }
+            printed += String(decoding: data, as: UTF8.self)
+            if let range = printed.range(of: #"READY \d+"#, options: .regularExpression) {
+                found = Int(printed[range].dropFirst("READY ".count))
+            }
+        }
+        port = found ?? 0
+    }
+
+    func releaseDescriptors() {
+        input.fileHandleForWriting.write(Data("release\n".utf8))
+    }
+
+    /// Closes the child's input (its cue to stop) and returns its exit status; SIGKILL after 20 s.
+    func finish() -> Int32 {
+        try? input.fileHandleForWriting.close()
+        let end = Date().addingTimeInterval(20)
+        while process.isRunning && Date() < end { Thread.sleep(forTimeInterval: 0.01) }
+        kill()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    func kill() {
+        if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
+    }
+}
+
+/// A blocking loopback client whose reads wait a bounded time (RawClient's wait for an answer).
+private final class LoopbackClient {
+    let fd: Int32
+    private(set) var peerClosed = false
+
+    init(port: Int) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let rc = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard fd >= 0, rc == 0 else {
+            if fd >= 0 { Glibc.close(fd) }
+            throw RawClient.Failure(description: "cannot connect to port \(port)")
+        }
+    }
+
+    func send(_ text: String) throws {
+        let bytes = Array(text.utf8)
+        guard Glibc.send(fd, bytes, bytes.count, Int32(MSG_NOSIGNAL)) == bytes.count else {
+            throw RawClient.Failure(description: "send failed")
+        }
+    }
+
+    /// What arrives within `waitingMilliseconds` ("" if nothing).
+    func read(waitingMilliseconds: Int32) -> String {
+        var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&poller, 1, waitingMilliseconds) == 1 else { return "" }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let n = recv(fd, &buffer, buffer.count, 0)
+        if n <= 0 { peerClosed = true; return "" }
+        return String(decoding: buffer[0..<n], as: UTF8.self)
+    }
+
+    func close() { Glibc.close(fd) }
+}
