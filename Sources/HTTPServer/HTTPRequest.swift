@@ -26,6 +26,15 @@ public struct HTTPRequest: Sendable {
                 headers: HTTPHeaders = HTTPHeaders(), body: RequestBody = RequestBody(),
                 remoteAddress: String = "") throws {
         guard let parsed = RequestTarget(target) else { throw HTTPError(status: 400, message: "Bad request target") }
+        self.init(method: method, target: target, parsed: parsed, version: version, headers: headers,
+                  remoteAddress: remoteAddress, body: body)
+    }
+}
+
+extension HTTPRequest {
+    /// For the connection, which has already parsed the target.
+    init(method: String, target: String, parsed: RequestTarget, version: String, headers: HTTPHeaders,
+         remoteAddress: String, body: RequestBody) {
         self.method = method
         self.target = target
         self.path = parsed.path
@@ -33,23 +42,6 @@ public struct HTTPRequest: Sendable {
         var query: [String: String] = [:]
         for item in parsed.queryItems where query[item.name] == nil { query[item.name] = item.value }
         self.query = query
-        self.version = version
-        self.headers = headers
-        self.remoteAddress = remoteAddress
-        self.body = body
-    }
-}
-
-extension HTTPRequest {
-    /// For the connection, which has already parsed the target.
-    init(method: String, target: String, path: String, query: [String: String],
-         queryItems: [(name: String, value: String)], version: String, headers: HTTPHeaders,
-         remoteAddress: String, body: RequestBody) {
-        self.method = method
-        self.target = target
-        self.path = path
-        self.query = query
-        self.queryItems = queryItems
         self.version = version
         self.headers = headers
         self.remoteAddress = remoteAddress

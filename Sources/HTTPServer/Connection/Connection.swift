@@ -263,11 +263,8 @@ final class Connection: EventLoopClient, @unchecked Sendable {
         self.exchange = exchange
         lastRead = monotonicNanos()
 
-        var query: [String: String] = [:]
-        for item in target.queryItems where query[item.name] == nil { query[item.name] = item.value }
-        let request = HTTPRequest(method: head.method, target: head.target, path: target.path, query: query,
-                                  queryItems: target.queryItems, version: head.version, headers: head.headers,
-                                  remoteAddress: remoteAddress, body: body)
+        let request = HTTPRequest(method: head.method, target: head.target, parsed: target, version: head.version,
+                                  headers: head.headers, remoteAddress: remoteAddress, body: body)
         let work: @Sendable () async -> Void = { [self, bodyRefused] in
             let response = await router.respond(to: request, match: match, bodyRefused: bodyRefused)
             loop.execute { [self] in respond(response, to: exchange) }
