@@ -6,8 +6,8 @@ struct ClientAddress: Sendable {
     var length: socklen_t
     var family: Int32
 
-    /// Resolves once (numeric addresses and /etc/hosts names are instant); results are cached
-    /// by the client.
+    /// Blocking (a DNS name may take seconds); the client calls it off the concurrency pool and
+    /// caches what it finds.
     static func resolve(host: String, port: Int) -> ClientAddress? {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC

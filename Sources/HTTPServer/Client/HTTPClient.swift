@@ -50,7 +50,7 @@ public final class HTTPClient: Sendable {
         }
         guard ASCII.isToken(method) else { throw HTTPClientError.invalidRequest("invalid method") }
         let port = url.port ?? 80
-        let address = try resolve(host: host, port: port)
+        let address = try await resolve(host: host, port: port)
         let job = ClientJob(
             key: ClientPool.Key(host: host, port: port), address: address,
             bytes: try Self.serialize(method: method, url: url, host: host, port: port, headers: headers, body: body),
@@ -80,10 +80,15 @@ public final class HTTPClient: Sendable {
         }
     }
 
-    private func resolve(host: String, port: Int) throws -> ClientAddress {
+    private func resolve(host: String, port: Int) async throws -> ClientAddress {
         let key = "\(host):\(port)"
         if let cached = addresses.withLock({ $0[key] }) { return cached }
-        guard let address = ClientAddress.resolve(host: host, port: port) else {
+        // getaddrinfo may wait on DNS for seconds: on a thread of its own, never on one of the
+        // Swift concurrency pool's few threads (which every server in the process shares).
+        let resolved = await withCheckedContinuation { (continuation: CheckedContinuation<ClientAddress?, Never>) in
+            Thread.detachNewThread { continuation.resume(returning: ClientAddress.resolve(host: host, port: port)) }
+        }
+        guard let address = resolved else {
             throw HTTPClientError.connectionFailed("cannot resolve \(host)")
         }
         addresses.withLock { $0[key] = address }
