@@ -213,8 +213,8 @@ private struct Issues {
     }
 
     private func value(_ object: [String: JSONValue], _ key: String, _ alternative: String?) -> (JSONValue, String)? {
-        if let value = object[key], value != .null { return (value, key) }
-        if let alternative, let value = object[alternative], value != .null { return (value, key) }
+        if let value = object[key], !value.isNull { return (value, key) }
+        if let alternative, let value = object[alternative], !value.isNull { return (value, key) }
         return nil
     }
 
@@ -236,19 +236,17 @@ private struct Issues {
 
     mutating func optionalNumber(_ object: [String: JSONValue], _ key: String) -> Double? {
         guard let (found, name) = value(object, key, nil) else { return nil }
-        switch found {
-        case .integer(let number): return Double(number)
-        case .number(let number): return number
-        default: add(name, "must be a number"); return nil
-        }
+        guard case .number(let number, _) = found else { add(name, "must be a number"); return nil }
+        return number
     }
 
     mutating func optionalInteger(_ object: [String: JSONValue], _ key: String) -> Int? {
         guard let (found, name) = value(object, key, nil) else { return nil }
-        switch found {
-        case .integer(let number): return number
-        case .number: add(name, "must be a whole number"); return nil
-        default: add(name, "must be a whole number"); return nil
+        // A whole value written with a fraction or exponent (`3.0`, `1e2`) still counts.
+        guard case .number(let number, let integer) = found, let whole = integer ?? Int(exactly: number) else {
+            add(name, "must be a whole number")
+            return nil
         }
+        return whole
     }
 }

@@ -69,6 +69,18 @@ import Testing
         #expect(try input.secret(in: try object(#"{"secret":"pw"}"#)) == "pw")
     }
 
+    @Test func wholeNumbersMayCarryAFractionOrExponentButTextMustBeUTF8() throws {
+        let input = ProductInput(dialect: .v2a, strict: false)
+        let changes = try input.changes(from: try object(#"{"stock":3.0,"thumbnail_id":1e1}"#))
+        #expect(changes.stock == 3 && changes.thumbnailID == 10)
+        var notUTF8 = Data(#"{"name":"bad "#.utf8)
+        notUTF8.append(0xFF)
+        notUTF8.append(contentsOf: Data(#""}"#.utf8))
+        #expect(failure { _ = try JSONValue.object(from: notUTF8, what: "body") }?.message == "body: not valid JSON")
+        let withMark = Data([0xEF, 0xBB, 0xBF]) + Data(#"{"secret":"pw"}"#.utf8)
+        #expect(try input.secret(in: try JSONValue.object(from: withMark, what: "body")) == "pw")
+    }
+
     @Test func patchRulesApplyToTheProductAfterTheChange() throws {
         let input = ProductInput(dialect: .v2a, strict: false)
         let day = Day(year: 2024, month: 1, day: 1)
