@@ -10,12 +10,13 @@ struct ProductInput {
     var dialect: Dialect
     var strict: Bool
 
-    static let maxNameLength = 100
-    static let minStrictNameLength = 3
-    static let maxDescriptionLength = 1_000
-    static let minStrictDescriptionLength = 10
-    static let imageCount = 1...5
-    static let maxImageBytes = 307_200
+    // The camp's numbers live in the core's `ProductRules` (the panel shows the same ones).
+    static let maxNameLength = ProductRules.nameLength.upperBound
+    static let minStrictNameLength = ProductRules.nameLength.lowerBound
+    static let maxDescriptionLength = ProductRules.descriptionLength.upperBound
+    static let minStrictDescriptionLength = ProductRules.descriptionLength.lowerBound
+    static let imageCount = ProductRules.imageCount
+    static let maxImageBytes = ProductRules.maxImageBytes
     /// Java's `int`, the real server's stock type.
     static let maxStock = Int(Int32.max)
 
