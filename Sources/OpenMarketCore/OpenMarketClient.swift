@@ -140,7 +140,7 @@ public struct OpenMarketClient: Sendable {
     static func plainText(_ body: Data) -> String {
         let text = (String(data: body, encoding: .utf8) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         guard text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") else { return text }
-        if let decoded = try? JSONDecoder().decode(String.self, from: Data(text.utf8)) {
+        if case .string(let decoded)? = try? JSONValue.parse(Data(text.utf8)) {
             return decoded.trimmingCharacters(in: .whitespacesAndNewlines)
         }
         return String(text.dropFirst().dropLast()).trimmingCharacters(in: .whitespacesAndNewlines)
