@@ -1,5 +1,6 @@
-import OpenMarketCore
 import Foundation
+import HTTPServer
+import OpenMarketCore
 
 /// Reads and checks the fields of register (`params`) and edit (PATCH body) requests.
 ///
@@ -180,20 +181,25 @@ struct ProductInput {
     }
 
     /// Checks the uploaded image parts: 1–5, each at most 307,200 bytes, JPEG/PNG/GIF/WebP by content.
-    static func checkImages(_ images: [(filename: String, data: Data)]) throws(APIFailure) -> [CheckedImage] {
+    /// A part over the size limit is refused by its size alone: its bytes (perhaps megabytes the
+    /// server spooled to disk) are never read.
+    static func checkImages(_ files: [UploadedFile]) throws -> [CheckedImage] {
         var issues = Issues()
-        if images.count < imageCount.lowerBound {
+        if files.count < imageCount.lowerBound {
             issues.add("images", "at least \(imageCount.lowerBound) image is required")
-        } else if images.count > imageCount.upperBound {
-            issues.add("images", "at most \(imageCount.upperBound) images are allowed (got \(images.count))")
+        } else if files.count > imageCount.upperBound {
+            issues.add("images", "at most \(imageCount.upperBound) images are allowed (got \(files.count))")
         }
         var checked: [CheckedImage] = []
-        for image in images {
-            let label = image.filename.isEmpty ? "an image" : "\"\(image.filename)\""
-            if image.data.count > maxImageBytes {
-                issues.add("images", "\(label) is \(image.data.count) bytes; the limit is \(maxImageBytes) bytes")
-            } else if let format = ImageFormat.detect(image.data) {
-                checked.append(CheckedImage(bytes: [UInt8](image.data), format: format))
+        for file in files {
+            let label = file.filename.isEmpty ? "an image" : "\"\(file.filename)\""
+            if file.size > maxImageBytes {
+                issues.add("images", "\(label) is \(file.size) bytes; the limit is \(maxImageBytes) bytes")
+                continue
+            }
+            let data = try file.data()
+            if let format = ImageFormat.detect(data) {
+                checked.append(CheckedImage(bytes: [UInt8](data), format: format))
             } else {
                 issues.add("images", "\(label) is not a JPEG, PNG, GIF or WebP image")
             }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 import OpenMarketCore
 import Testing
 @testable import OpenMarketSandbox
@@ -103,7 +104,9 @@ import Testing
         let svg = Data(#"<svg xmlns="http://www.w3.org/2000/svg"/>"#.utf8)
         let big = Data([0xFF, 0xD8, 0xFF] + [UInt8](repeating: 0, count: 409_600))
         func message(_ images: [(String, Data)]) -> String? {
-            failure { _ = try ProductInput.checkImages(images.map { (filename: $0.0, data: $0.1) }) }?.message
+            failure { _ = try ProductInput.checkImages(images.map {
+                UploadedFile(fieldName: "images", filename: $0.0, contentType: nil, data: $0.1)
+            }) }?.message
         }
         #expect(message([]) == "images: at least 1 image is required")
         #expect(message(Array(repeating: ("a.png", png), count: 6)) == "images: at most 5 images are allowed (got 6)")
