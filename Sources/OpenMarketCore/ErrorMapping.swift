@@ -67,9 +67,9 @@ struct ErrorMapping: Sendable {
     /// else the status's reason phrase (HTML error pages of proxies are not shown).
     func serverMessage(_ response: TransportResponse) -> String {
         let fallback = Self.reasonPhrase(response.status)
-        if let object = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any] {
+        if case .object(let members)? = try? JSONValue.parse(response.body) {
             for key in ["message", "error", "reason"] {
-                if let text = object[key] as? String, !text.isEmpty { return clean(text, fallback: fallback) }
+                if case .string(let text)? = members[key], !text.isEmpty { return clean(text, fallback: fallback) }
             }
             return fallback
         }

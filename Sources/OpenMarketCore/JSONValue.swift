@@ -3,7 +3,8 @@ import Foundation
 /// A parsed JSON document. The API answers are decoded from this tree by hand (see
 /// `JSONObjectReader`) rather than through `JSONDecoder`: the panel decodes a list page on every
 /// page view, and skipping the `Decodable` machinery makes that several times cheaper.
-enum JSONValue {
+/// `package`: the sandbox reads request bodies with the same parser; it is no public API.
+package enum JSONValue {
     case object([String: JSONValue])
     case array([JSONValue])
     case string(String)
@@ -12,10 +13,10 @@ enum JSONValue {
     case bool(Bool)
     case null
 
-    struct SyntaxError: Error {}
+    package struct SyntaxError: Error {}
 
     /// Parses one JSON value filling the whole input (whitespace around it allowed).
-    static func parse(_ data: Data) throws(SyntaxError) -> JSONValue {
+    package static func parse(_ data: Data) throws(SyntaxError) -> JSONValue {
         let value: JSONValue? = data.withUnsafeBytes { raw in
             var parser = Parser(bytes: raw.bindMemory(to: UInt8.self))
             return try? parser.document()

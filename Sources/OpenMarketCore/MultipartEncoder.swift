@@ -56,28 +56,16 @@ public struct MultipartEncoder: Sendable {
     /// percent-encoding for non-ASCII names), so the header stays one ASCII line and no quote or
     /// backslash can end or escape the quoted string.
     static func filenameParameters(_ filename: String) -> String {
-        var fallback = ""
-        for byte in filename.utf8 {
+        let fallback = PercentEncoding.encode(filename) { byte in
             switch byte {
-            case 0x22, 0x5C, 0x00...0x1F, 0x7F...0xFF:
-                fallback += percentEncoded(byte)
-            default:
-                fallback += String(UnicodeScalar(byte))
+            case 0x22, 0x5C, 0x00...0x1F, 0x7F...0xFF: false
+            default: true
             }
         }
         let parameter = "filename=\"\(fallback)\""
         guard filename.utf8.contains(where: { $0 >= 0x80 }) else { return parameter }
         // RFC 8187 ext-value: only attr-chars stay literal.
-        var extended = ""
-        for byte in filename.utf8 {
-            if isAttrChar(byte) { extended += String(UnicodeScalar(byte)) } else { extended += percentEncoded(byte) }
-        }
-        return parameter + "; filename*=UTF-8''" + extended
-    }
-
-    private static func percentEncoded(_ byte: UInt8) -> String {
-        let hex = String(byte, radix: 16, uppercase: true)
-        return "%" + (hex.count == 1 ? "0" + hex : hex)
+        return parameter + "; filename*=UTF-8''" + PercentEncoding.encode(filename, keeping: isAttrChar)
     }
 
     private static func isAttrChar(_ byte: UInt8) -> Bool {

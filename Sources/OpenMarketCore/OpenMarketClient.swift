@@ -140,7 +140,7 @@ public struct OpenMarketClient: Sendable {
     static func plainText(_ body: Data) -> String {
         let text = (String(data: body, encoding: .utf8) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         guard text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") else { return text }
-        if let decoded = try? JSONDecoder().decode(String.self, from: Data(text.utf8)) {
+        if case .string(let decoded)? = try? JSONValue.parse(Data(text.utf8)) {
             return decoded.trimmingCharacters(in: .whitespacesAndNewlines)
         }
         return String(text.dropFirst().dropLast()).trimmingCharacters(in: .whitespacesAndNewlines)
@@ -177,16 +177,8 @@ public struct OpenMarketClient: Sendable {
     /// Percent-encodes what may not appear literally in a URL path (spaces, quotes, non-ASCII),
     /// keeping existing `%XX` escapes and path separators.
     private static func pathEncoded(_ text: String) -> String {
-        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=:@/%".utf8)
-        var result = ""
-        for byte in text.utf8 {
-            if allowed.contains(byte) {
-                result.append(Character(UnicodeScalar(byte)))
-            } else {
-                let hex = String(byte, radix: 16, uppercase: true)
-                result += "%" + (hex.count == 1 ? "0" + hex : hex)
-            }
-        }
-        return result
+        PercentEncoding.encode(text) { pathBytes.contains($0) }
     }
+
+    private static let pathBytes = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=:@/%".utf8)
 }

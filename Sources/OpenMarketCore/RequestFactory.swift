@@ -100,19 +100,7 @@ struct RequestFactory: Sendable {
     /// RFC 3986 percent-encoding of UTF-8 with only unreserved characters kept (space → %20,
     /// `+`, `&`, `=`, `%`, `/` and Korean all encoded).
     static func percentEncode(_ text: String) -> String {
-        var result = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
-                 UInt8(ascii: "_"), UInt8(ascii: "~"):
-                result.append(Character(UnicodeScalar(byte)))
-            default:
-                let hex = String(byte, radix: 16, uppercase: true)
-                result += "%" + (hex.count == 1 ? "0" + hex : hex)
-            }
-        }
-        return result
+        PercentEncoding.encode(text, keeping: PercentEncoding.isUnreserved)
     }
 
     private func request(_ method: String, _ url: URL, headers: [HeaderField], body: Data? = nil) -> TransportRequest {

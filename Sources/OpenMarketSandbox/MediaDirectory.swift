@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import OpenMarketCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -110,12 +111,12 @@ struct MediaDirectory: Sendable {
         guard fsync(descriptor) == 0 else { throw POSIXFailure("fsync directory", errno) }
     }
 
-    /// 32 lowercase hex digits, a dot, and a known image extension.
+    /// 32 lowercase hex digits, a dot, and the extension of an `ImageFormat`.
     static func isGeneratedName(_ name: String) -> Bool {
         let parts = name.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2, parts[0].count == 32,
               parts[0].utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else { return false }
-        return ["jpg", "png", "gif", "webp"].contains(String(parts[1]))
+        return ImageFormat.allCases.contains { $0.fileExtension == parts[1] }
     }
 }
 

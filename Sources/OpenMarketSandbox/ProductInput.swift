@@ -1,5 +1,6 @@
-import OpenMarketCore
 import Foundation
+import HTTPServer
+import OpenMarketCore
 
 /// Reads and checks the fields of register (`params`) and edit (PATCH body) requests.
 ///
@@ -10,12 +11,13 @@ struct ProductInput {
     var dialect: Dialect
     var strict: Bool
 
-    static let maxNameLength = 100
-    static let minStrictNameLength = 3
-    static let maxDescriptionLength = 1_000
-    static let minStrictDescriptionLength = 10
-    static let imageCount = 1...5
-    static let maxImageBytes = 307_200
+    // The camp's numbers live in the core's `ProductRules` (the panel shows the same ones).
+    static let maxNameLength = ProductRules.nameLength.upperBound
+    static let minStrictNameLength = ProductRules.nameLength.lowerBound
+    static let maxDescriptionLength = ProductRules.descriptionLength.upperBound
+    static let minStrictDescriptionLength = ProductRules.descriptionLength.lowerBound
+    static let imageCount = ProductRules.imageCount
+    static let maxImageBytes = ProductRules.maxImageBytes
     /// Java's `int`, the real server's stock type.
     static let maxStock = Int(Int32.max)
 
@@ -179,20 +181,25 @@ struct ProductInput {
     }
 
     /// Checks the uploaded image parts: 1–5, each at most 307,200 bytes, JPEG/PNG/GIF/WebP by content.
-    static func checkImages(_ images: [(filename: String, data: Data)]) throws(APIFailure) -> [CheckedImage] {
+    /// A part over the size limit is refused by its size alone: its bytes (perhaps megabytes the
+    /// server spooled to disk) are never read.
+    static func checkImages(_ files: [UploadedFile]) throws -> [CheckedImage] {
         var issues = Issues()
-        if images.count < imageCount.lowerBound {
+        if files.count < imageCount.lowerBound {
             issues.add("images", "at least \(imageCount.lowerBound) image is required")
-        } else if images.count > imageCount.upperBound {
-            issues.add("images", "at most \(imageCount.upperBound) images are allowed (got \(images.count))")
+        } else if files.count > imageCount.upperBound {
+            issues.add("images", "at most \(imageCount.upperBound) images are allowed (got \(files.count))")
         }
         var checked: [CheckedImage] = []
-        for image in images {
-            let label = image.filename.isEmpty ? "an image" : "\"\(image.filename)\""
-            if image.data.count > maxImageBytes {
-                issues.add("images", "\(label) is \(image.data.count) bytes; the limit is \(maxImageBytes) bytes")
-            } else if let format = ImageFormat.detect(image.data) {
-                checked.append(CheckedImage(bytes: [UInt8](image.data), format: format))
+        for file in files {
+            let label = file.filename.isEmpty ? "an image" : "\"\(file.filename)\""
+            if file.size > maxImageBytes {
+                issues.add("images", "\(label) is \(file.size) bytes; the limit is \(maxImageBytes) bytes")
+                continue
+            }
+            let data = try file.data()
+            if let format = ImageFormat.detect(data) {
+                checked.append(CheckedImage(bytes: [UInt8](data), format: format))
             } else {
                 issues.add("images", "\(label) is not a JPEG, PNG, GIF or WebP image")
             }
@@ -213,8 +220,8 @@ private struct Issues {
     }
 
     private func value(_ object: [String: JSONValue], _ key: String, _ alternative: String?) -> (JSONValue, String)? {
-        if let value = object[key], value != .null { return (value, key) }
-        if let alternative, let value = object[alternative], value != .null { return (value, key) }
+        if let value = object[key], !value.isNull { return (value, key) }
+        if let alternative, let value = object[alternative], !value.isNull { return (value, key) }
         return nil
     }
 
@@ -236,19 +243,17 @@ private struct Issues {
 
     mutating func optionalNumber(_ object: [String: JSONValue], _ key: String) -> Double? {
         guard let (found, name) = value(object, key, nil) else { return nil }
-        switch found {
-        case .integer(let number): return Double(number)
-        case .number(let number): return number
-        default: add(name, "must be a number"); return nil
-        }
+        guard case .number(let number, _) = found else { add(name, "must be a number"); return nil }
+        return number
     }
 
     mutating func optionalInteger(_ object: [String: JSONValue], _ key: String) -> Int? {
         guard let (found, name) = value(object, key, nil) else { return nil }
-        switch found {
-        case .integer(let number): return number
-        case .number: add(name, "must be a whole number"); return nil
-        default: add(name, "must be a whole number"); return nil
+        // A whole value written with a fraction or exponent (`3.0`, `1e2`) still counts.
+        guard case .number(let number, let integer) = found, let whole = integer ?? Int(exactly: number) else {
+            add(name, "must be a whole number")
+            return nil
         }
+        return whole
     }
 }

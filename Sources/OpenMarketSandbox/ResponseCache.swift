@@ -15,9 +15,20 @@ final class ResponseCache: @unchecked Sendable {
 
     private let lock = NSLock()
     private var entries: [String: Entry] = [:]
+    private var bodyBytes = 0
     private let capacity: Int
+    /// Keys hold the whole request target and Host header, so a client can make them vary at
+    /// will; bounding the bytes (not just the count) keeps that from growing memory (a v2b page
+    /// of 100 products with long descriptions is over 100 KB).
+    private let maxBodyBytes: Int
 
-    init(capacity: Int = 512) { self.capacity = capacity }
+    init(capacity: Int = 512, maxBodyBytes: Int = 8 * 1024 * 1024) {
+        self.capacity = capacity
+        self.maxBodyBytes = maxBodyBytes
+    }
+
+    /// The body bytes held now.
+    var storedBytes: Int { lock.withLock { bodyBytes } }
 
     func response(for key: String, generation: Int) -> HTTPResponse? {
         lock.withLock {
@@ -35,10 +46,16 @@ final class ResponseCache: @unchecked Sendable {
     }
 
     private func store(status: Int, body: Data, key: String, generation: Int) {
+        guard body.count <= maxBodyBytes else { return }
         lock.withLock {
+            if let replaced = entries.removeValue(forKey: key) { bodyBytes -= replaced.body.count }
             // Simple bound: when full, start over (entries are cheap to recompute).
-            if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
+            if entries.count >= capacity || bodyBytes + body.count > maxBodyBytes {
+                entries.removeAll(keepingCapacity: true)
+                bodyBytes = 0
+            }
             entries[key] = Entry(generation: generation, status: status, body: body)
+            bodyBytes += body.count
         }
     }
 }

@@ -29,8 +29,7 @@ extension SandboxAPI {
         do { registration = try input.registration(from: params) } catch { messages.append(error.message) }
         var images: [ProductInput.CheckedImage] = []
         do {
-            let parts = try form.files(named: "images").map { (filename: $0.filename, data: try $0.data()) }
-            images = try ProductInput.checkImages(parts)
+            images = try ProductInput.checkImages(form.files(named: "images"))
         } catch let failure as APIFailure {
             messages.append(failure.message)
         }

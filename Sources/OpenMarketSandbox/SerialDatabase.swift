@@ -22,7 +22,10 @@ final class SerialDatabase: Sendable {
         }
     }
 
-    /// The blocking form, for start-up and shutdown code that is not async.
+    /// The blocking form, for start-up code that is not async (opening the store, vendors,
+    /// `--seed`). `noasync`: from a request handler it would hold a cooperative thread through
+    /// an fsync, so the compiler refuses such a call.
+    @available(*, noasync, message: "blocks its thread; use perform(_:) from async code")
     func performNow<T>(_ work: (SQLiteConnection) throws -> T) rethrows -> T {
         try queue.sync { try work(connection) }
     }

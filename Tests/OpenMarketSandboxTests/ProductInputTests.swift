@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 import OpenMarketCore
 import Testing
 @testable import OpenMarketSandbox
@@ -69,6 +70,18 @@ import Testing
         #expect(try input.secret(in: try object(#"{"secret":"pw"}"#)) == "pw")
     }
 
+    @Test func wholeNumbersMayCarryAFractionOrExponentButTextMustBeUTF8() throws {
+        let input = ProductInput(dialect: .v2a, strict: false)
+        let changes = try input.changes(from: try object(#"{"stock":3.0,"thumbnail_id":1e1}"#))
+        #expect(changes.stock == 3 && changes.thumbnailID == 10)
+        var notUTF8 = Data(#"{"name":"bad "#.utf8)
+        notUTF8.append(0xFF)
+        notUTF8.append(contentsOf: Data(#""}"#.utf8))
+        #expect(failure { _ = try JSONValue.object(from: notUTF8, what: "body") }?.message == "body: not valid JSON")
+        let withMark = Data([0xEF, 0xBB, 0xBF]) + Data(#"{"secret":"pw"}"#.utf8)
+        #expect(try input.secret(in: try JSONValue.object(from: withMark, what: "body")) == "pw")
+    }
+
     @Test func patchRulesApplyToTheProductAfterTheChange() throws {
         let input = ProductInput(dialect: .v2a, strict: false)
         let day = Day(year: 2024, month: 1, day: 1)
@@ -91,7 +104,9 @@ import Testing
         let svg = Data(#"<svg xmlns="http://www.w3.org/2000/svg"/>"#.utf8)
         let big = Data([0xFF, 0xD8, 0xFF] + [UInt8](repeating: 0, count: 409_600))
         func message(_ images: [(String, Data)]) -> String? {
-            failure { _ = try ProductInput.checkImages(images.map { (filename: $0.0, data: $0.1) }) }?.message
+            failure { _ = try ProductInput.checkImages(images.map {
+                UploadedFile(fieldName: "images", filename: $0.0, contentType: nil, data: $0.1)
+            }) }?.message
         }
         #expect(message([]) == "images: at least 1 image is required")
         #expect(message(Array(repeating: ("a.png", png), count: 6)) == "images: at most 5 images are allowed (got 6)")

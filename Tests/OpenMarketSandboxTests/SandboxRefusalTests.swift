@@ -88,6 +88,12 @@ import Testing
                 try await harness.register(Multipart.product(dialect: .v2a, secret: secret, images: [big]))
             }
 
+            // A 2 MiB image, which the server spools to disk: refused by its size the same way.
+            let huge = [0xFF, 0xD8, 0xFF, 0xE0] + [UInt8](repeating: 0x42, count: 2 * 1024 * 1024)
+            try await expectRefusal(harness, status: 400, message: "images: \"image0.png\" is 2097156 bytes; the limit is 307200 bytes") {
+                try await harness.register(Multipart.product(dialect: .v2a, secret: secret, images: [huge]))
+            }
+
             // An SVG declared as PNG.
             let svg = [UInt8](#"<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>"#.utf8)
             try await expectRefusal(harness, status: 400, message: "images: \"image1.png\" is not a JPEG, PNG, GIF or WebP image") {
