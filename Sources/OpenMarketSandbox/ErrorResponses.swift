@@ -49,7 +49,7 @@ enum ErrorResponses {
         case 400: "bad request"
         case 404: "not found"
         case 405: "method not allowed"
-        case 413: "the request body is too large (at most 8 MiB)"
+        case 413: "the request body is too large (at most \(SandboxAPI.maxBody >> 20) MiB)"
         default: "HTTP status \(status)"
         }
     }

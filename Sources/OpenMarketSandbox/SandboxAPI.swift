@@ -42,7 +42,7 @@ struct SandboxAPI: Sendable {
         router.get("/media/thumb/{name}") { media.response(name: $0.pathParameters["name"] ?? "", request: $0) }
         router.get("/media/{name}") { media.response(name: $0.pathParameters["name"] ?? "", request: $0) }
         router.payloadTooLargeHandler = { _ in
-            ErrorResponses.json(.payloadTooLarge("the request body is too large: at most \(Self.maxBody) bytes (8 MiB) are accepted"))
+            ErrorResponses.json(.payloadTooLarge("the request body is too large: at most \(Self.maxBody) bytes (\(Self.maxBody >> 20) MiB) are accepted"))
         }
         router.notFoundHandler = { request in
             // The path is not repeated: a misplaced secret may sit in it.
