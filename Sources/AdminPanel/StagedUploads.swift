@@ -15,6 +15,8 @@ struct StagedImage: Sendable, Equatable {
 /// Images staged under an unguessable token, owned by one session, in a private (0700) temporary
 /// folder. A batch expires an hour after it was last touched and is removed once the product is
 /// created. Disk use is bounded: the oldest batches go first when the total passes `maxTotalBytes`.
+/// Its file reads and writes block, so the actor runs on a thread of its own, never on the
+/// concurrency pool that serves requests.
 actor StagedUploads {
     private struct Batch {
         var owner: String
@@ -31,6 +33,9 @@ actor StagedUploads {
     private let maxImagesPerBatch: Int
     private let maxTotalBytes: Int
     private let now: @Sendable () -> Date
+    private let executor = DedicatedThreadExecutor()
+
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
     init(directory: URL, lifetime: TimeInterval, maxImagesPerBatch: Int = 10,
          maxTotalBytes: Int = 256 << 20, now: @escaping @Sendable () -> Date) throws {
