@@ -102,6 +102,12 @@ actor StagedUploads {
         return (data, image.format)
     }
 
+    /// The bytes of an uploaded file; a large one was spooled to disk by the server, so it is
+    /// read here, on the staging thread, rather than on the pool.
+    func read(_ file: UploadedFile) throws -> Data {
+        try file.data()
+    }
+
     func discard(token: String) {
         guard let batch = batches.removeValue(forKey: token) else { return }
         for image in batch.images { try? FileManager.default.removeItem(atPath: image.path) }
