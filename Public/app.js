@@ -265,25 +265,32 @@
       progress.value = Math.round((event.loaded / event.total) * 100);
       progress.textContent = progress.value + "%";
     });
+    // The form stays as it is (values and chosen images kept), with one alert above it.
+    function fail(message) {
+      if (status) status.hidden = true;
+      form.dataset.busy = "false";
+      const submit = form.querySelector("button[type=submit]");
+      if (submit) submit.disabled = false;
+      let note = form.querySelector("[data-upload-failure]");
+      if (!note) {
+        note = document.createElement("p");
+        note.className = "alert";
+        note.setAttribute("role", "alert");
+        note.dataset.uploadFailure = "";
+        form.prepend(note);
+      }
+      note.textContent = message;
+    }
     xhr.addEventListener("load", () => {
       const contentType = xhr.getResponseHeader("Content-Type") || "";
       if (contentType.startsWith("text/html")) {
         showDocument(xhr.responseText, xhr.responseURL || form.action, xhr.responseURL && xhr.responseURL !== form.action);
       } else {
-        showDocument(`<main class="container page"><p class="alert" role="alert">The upload failed (${xhr.status}). Please try again.</p></main>`, form.action, false);
+        fail(`The upload failed (HTTP ${xhr.status}). Your input is still here; please try again.`);
       }
     });
-    xhr.addEventListener("error", () => {
-      if (status) status.hidden = true;
-      form.dataset.busy = "false";
-      const submit = form.querySelector("button[type=submit]");
-      if (submit) submit.disabled = false;
-      const note = document.createElement("p");
-      note.className = "alert";
-      note.setAttribute("role", "alert");
-      note.textContent = "The panel could not be reached. Your input is still here; please try again.";
-      form.prepend(note);
-    });
+    xhr.addEventListener("error", () => fail("The panel could not be reached. Your input is still here; please try again."));
+    xhr.addEventListener("abort", () => fail("The upload was interrupted. Your input is still here; please try again."));
     xhr.send(data);
   }
 
