@@ -183,11 +183,17 @@
       });
     }
 
+    // Re-rendering replaces the buttons, so keyboard focus follows the moved image: to the same
+    // arrow when it can still be pressed, else to the image's first enabled tool.
     function move(from, to) {
       if (to < 0 || to >= picked.length || from === to) return;
       const [entry] = picked.splice(from, 1);
       picked.splice(to, 0, entry);
       render();
+      const tools = Array.from(list.children[to].querySelectorAll(".image-item__tools button"));
+      const same = tools[to < from ? 0 : 1];
+      const target = same && !same.disabled ? same : tools.find((button) => !button.disabled);
+      if (target) target.focus();
     }
 
     input.addEventListener("change", () => addFiles(Array.from(input.files || [])));

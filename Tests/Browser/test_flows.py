@@ -86,6 +86,24 @@ def test_register_with_two_images_one_downscaled(panel, browser):
         assert 0 < len(body) <= 307_200
 
 
+def test_reordering_images_keeps_keyboard_focus_on_the_moved_image(panel, browser):
+    with tempfile.TemporaryDirectory() as folder:
+        first = write_file(folder, "first.png", png(32, 32, seed=1))
+        second = write_file(folder, "second.png", png(32, 32, seed=2))
+        third = write_file(folder, "third.png", png(32, 32, seed=4))
+        browser.get(panel.url + "/products/new")
+        browser.find_element(By.NAME, "images").send_keys("\n".join([first, second, third]))
+        later = browser.find_element(By.CSS_SELECTOR, '[data-image-list] button[aria-label="Move first.png later"]')
+        later.click()
+        focused = browser.switch_to.active_element
+        assert focused.get_attribute("aria-label") == "Move first.png later"
+        focused.click()                      # now last: "later" is disabled, focus stays on the image
+        focused = browser.switch_to.active_element
+        assert focused.get_attribute("aria-label") == "Move first.png earlier"
+        names = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "[data-image-list] .image-item__name")]
+        assert names == ["second.png", "third.png", "first.png"]
+
+
 def test_validation_error_keeps_text_and_images(panel, browser):
     with tempfile.TemporaryDirectory() as folder:
         photo = write_file(folder, "photo.png", png(40, 40, seed=5))
