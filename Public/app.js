@@ -234,14 +234,18 @@
       }
     });
 
+    // Like every field error, the message is tied to its input by aria-describedby.
     function announce(message) {
       let box = picker.querySelector("[data-picker-message]");
       if (!box) {
         box = document.createElement("p");
         box.className = "field-error";
+        box.id = "images-picker-error";
         box.setAttribute("role", "alert");
         box.dataset.pickerMessage = "";
         picker.append(box);
+        const described = (input.getAttribute("aria-describedby") || "").split(" ").filter(Boolean);
+        input.setAttribute("aria-describedby", described.concat(box.id).join(" "));
       }
       box.textContent = message;
     }

@@ -104,6 +104,19 @@ def test_reordering_images_keeps_keyboard_focus_on_the_moved_image(panel, browse
         assert names == ["second.png", "third.png", "first.png"]
 
 
+def test_picker_message_is_tied_to_the_images_input(panel, browser):
+    with tempfile.TemporaryDirectory() as folder:
+        notes = write_file(folder, "notes.txt", b"not an image")
+        browser.get(panel.url + "/products/new")
+        images = browser.find_element(By.NAME, "images")
+        images.send_keys(notes)
+        message = wait(browser).until(lambda d: d.find_element(By.CSS_SELECTOR, "[data-picker-message]"))
+        assert "notes.txt" in message.text
+        assert "field-error" in message.get_attribute("class").split()
+        assert message.get_attribute("id") in images.get_attribute("aria-describedby").split()
+        assert "images-hint" in images.get_attribute("aria-describedby").split()
+
+
 def test_validation_error_keeps_text_and_images(panel, browser):
     with tempfile.TemporaryDirectory() as folder:
         photo = write_file(folder, "photo.png", png(40, 40, seed=5))
