@@ -47,9 +47,12 @@
     const next = makeButton("›", "Next image", "gallery__nav gallery__nav--next");
     gallery.append(prev, next);
 
+    // A script's smooth scroll overrides the stylesheet's reduced-motion rule, so ask here too.
+    const reducedMotion = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : null;
     function show(index, smooth) {
       current = Math.max(0, Math.min(slides.length - 1, index));
-      track.scrollTo({ left: slides[current].offsetLeft - track.offsetLeft, behavior: smooth ? "smooth" : "auto" });
+      const behavior = smooth && !(reducedMotion && reducedMotion.matches) ? "smooth" : "auto";
+      track.scrollTo({ left: slides[current].offsetLeft - track.offsetLeft, behavior });
       update();
     }
     function update() {

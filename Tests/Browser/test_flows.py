@@ -117,6 +117,21 @@ def test_picker_message_is_tied_to_the_images_input(panel, browser):
         assert "images-hint" in images.get_attribute("aria-describedby").split()
 
 
+def test_gallery_buttons_jump_without_animation_when_motion_is_reduced(panel, browser):
+    product = panel.register("Two-photo vase", images=[("a.png", png(64, 64, seed=5)), ("b.png", png(64, 64, seed=6))])
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                            {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
+    try:
+        browser.get(f"{panel.url}/products/{product['id']}")
+        gallery = browser.find_element(By.CSS_SELECTOR, "[data-gallery]")
+        track = gallery.find_element(By.CSS_SELECTOR, "[data-gallery-track]")
+        gallery.find_element(By.CSS_SELECTOR, 'button[aria-label="Next image"]').click()
+        # No animation: the track is at the second image at once, not on its way there.
+        assert browser.execute_script("return arguments[0].scrollLeft", track) >= track.size["width"] - 2
+    finally:
+        browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
+
 def test_validation_error_keeps_text_and_images(panel, browser):
     with tempfile.TemporaryDirectory() as folder:
         photo = write_file(folder, "photo.png", png(40, 40, seed=5))
