@@ -47,9 +47,12 @@
     const next = makeButton("›", "Next image", "gallery__nav gallery__nav--next");
     gallery.append(prev, next);
 
+    // A script's smooth scroll overrides the stylesheet's reduced-motion rule, so ask here too.
+    const reducedMotion = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : null;
     function show(index, smooth) {
       current = Math.max(0, Math.min(slides.length - 1, index));
-      track.scrollTo({ left: slides[current].offsetLeft - track.offsetLeft, behavior: smooth ? "smooth" : "auto" });
+      const behavior = smooth && !(reducedMotion && reducedMotion.matches) ? "smooth" : "auto";
+      track.scrollTo({ left: slides[current].offsetLeft - track.offsetLeft, behavior });
       update();
     }
     function update() {
@@ -183,11 +186,17 @@
       });
     }
 
+    // Re-rendering replaces the buttons, so keyboard focus follows the moved image: to the same
+    // arrow when it can still be pressed, else to the image's first enabled tool.
     function move(from, to) {
       if (to < 0 || to >= picked.length || from === to) return;
       const [entry] = picked.splice(from, 1);
       picked.splice(to, 0, entry);
       render();
+      const tools = Array.from(list.children[to].querySelectorAll(".image-item__tools button"));
+      const same = tools[to < from ? 0 : 1];
+      const target = same && !same.disabled ? same : tools.find((button) => !button.disabled);
+      if (target) target.focus();
     }
 
     input.addEventListener("change", () => addFiles(Array.from(input.files || [])));
@@ -228,14 +237,18 @@
       }
     });
 
+    // Like every field error, the message is tied to its input by aria-describedby.
     function announce(message) {
       let box = picker.querySelector("[data-picker-message]");
       if (!box) {
         box = document.createElement("p");
         box.className = "field-error";
+        box.id = "images-picker-error";
         box.setAttribute("role", "alert");
         box.dataset.pickerMessage = "";
         picker.append(box);
+        const described = (input.getAttribute("aria-describedby") || "").split(" ").filter(Boolean);
+        input.setAttribute("aria-describedby", described.concat(box.id).join(" "));
       }
       box.textContent = message;
     }
@@ -265,25 +278,32 @@
       progress.value = Math.round((event.loaded / event.total) * 100);
       progress.textContent = progress.value + "%";
     });
+    // The form stays as it is (values and chosen images kept), with one alert above it.
+    function fail(message) {
+      if (status) status.hidden = true;
+      form.dataset.busy = "false";
+      const submit = form.querySelector("button[type=submit]");
+      if (submit) submit.disabled = false;
+      let note = form.querySelector("[data-upload-failure]");
+      if (!note) {
+        note = document.createElement("p");
+        note.className = "alert";
+        note.setAttribute("role", "alert");
+        note.dataset.uploadFailure = "";
+        form.prepend(note);
+      }
+      note.textContent = message;
+    }
     xhr.addEventListener("load", () => {
       const contentType = xhr.getResponseHeader("Content-Type") || "";
       if (contentType.startsWith("text/html")) {
         showDocument(xhr.responseText, xhr.responseURL || form.action, xhr.responseURL && xhr.responseURL !== form.action);
       } else {
-        showDocument(`<main class="container page"><p class="alert" role="alert">The upload failed (${xhr.status}). Please try again.</p></main>`, form.action, false);
+        fail(`The upload failed (HTTP ${xhr.status}). Your input is still here; please try again.`);
       }
     });
-    xhr.addEventListener("error", () => {
-      if (status) status.hidden = true;
-      form.dataset.busy = "false";
-      const submit = form.querySelector("button[type=submit]");
-      if (submit) submit.disabled = false;
-      const note = document.createElement("p");
-      note.className = "alert";
-      note.setAttribute("role", "alert");
-      note.textContent = "The panel could not be reached. Your input is still here; please try again.";
-      form.prepend(note);
-    });
+    xhr.addEventListener("error", () => fail("The panel could not be reached. Your input is still here; please try again."));
+    xhr.addEventListener("abort", () => fail("The upload was interrupted. Your input is still here; please try again."));
     xhr.send(data);
   }
 

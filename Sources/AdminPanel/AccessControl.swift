@@ -62,10 +62,12 @@ extension PanelApp {
         return response
     }
 
-    /// Only local paths may follow a sign-in (no open redirect to another site).
+    /// Only local paths may follow a sign-in (no open redirect to another site). Browsers drop
+    /// tabs and line breaks from a URL, so `/<TAB>/evil.example` would become `//evil.example`:
+    /// no control character is accepted at all.
     static func safeNext(_ next: String?) -> String {
         guard let next, next.hasPrefix("/"), !next.hasPrefix("//"), !next.hasPrefix("/\\"),
-              !next.contains("\r"), !next.contains("\n") else { return "/products" }
+              !next.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return "/products" }
         return next
     }
 

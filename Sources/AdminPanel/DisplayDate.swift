@@ -6,9 +6,14 @@ enum DisplayDate {
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun",
                                  "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
-    static func parts(_ date: Date) -> (year: Int, month: Int, day: Int) {
+    /// Gregorian in UTC, built once (the detail page formats four dates).
+    private static let calendar: Calendar = {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
+        return calendar
+    }()
+
+    static func parts(_ date: Date) -> (year: Int, month: Int, day: Int) {
         let components = calendar.dateComponents([.year, .month, .day], from: date)
         return (components.year ?? 1970, components.month ?? 1, components.day ?? 1)
     }

@@ -21,10 +21,11 @@ struct ListLinks: Sendable {
 
     /// Query-component encoding: everything but unreserved ASCII becomes %XX (UTF-8 bytes).
     static func encode(_ text: String) -> String {
-        var allowed = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)...Unicode.Scalar(127)))
-        allowed.insert(charactersIn: "-._~")
-        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
     }
+
+    /// RFC 3986's unreserved characters, built once: `encode` runs for every link of a search page.
+    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 }
 
 /// Numbered page links: the first, the last, and two on each side of the current page, with

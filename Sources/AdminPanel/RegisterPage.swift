@@ -26,7 +26,7 @@ extension PanelApp {
         // Check the new files by their bytes; only real images of an allowed size are staged.
         var incoming: [(filename: String, data: Data, format: ImageFormat)] = []
         for file in form.files(named: "images") {
-            let data = try file.data()
+            let data = try await staging.read(file)
             let name = Self.safeFilename(file.filename)
             guard let format = ImageFormat.detect(data) else {
                 issues.append(FieldIssue(field: "images", message: "“\(name)” is not a JPEG, PNG, GIF or WebP image."))

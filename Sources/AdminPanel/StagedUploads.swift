@@ -15,6 +15,8 @@ struct StagedImage: Sendable, Equatable {
 /// Images staged under an unguessable token, owned by one session, in a private (0700) temporary
 /// folder. A batch expires an hour after it was last touched and is removed once the product is
 /// created. Disk use is bounded: the oldest batches go first when the total passes `maxTotalBytes`.
+/// Its file reads and writes block, so the actor runs on a thread of its own, never on the
+/// concurrency pool that serves requests.
 actor StagedUploads {
     private struct Batch {
         var owner: String
@@ -31,6 +33,9 @@ actor StagedUploads {
     private let maxImagesPerBatch: Int
     private let maxTotalBytes: Int
     private let now: @Sendable () -> Date
+    private let executor = DedicatedThreadExecutor()
+
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
     init(directory: URL, lifetime: TimeInterval, maxImagesPerBatch: Int = 10,
          maxTotalBytes: Int = 256 << 20, now: @escaping @Sendable () -> Date) throws {
@@ -95,6 +100,12 @@ actor StagedUploads {
         guard let image = images(token: token, owner: owner)?.first(where: { $0.id == id }),
               let data = FileManager.default.contents(atPath: image.path) else { return nil }
         return (data, image.format)
+    }
+
+    /// The bytes of an uploaded file; a large one was spooled to disk by the server, so it is
+    /// read here, on the staging thread, rather than on the pool.
+    func read(_ file: UploadedFile) throws -> Data {
+        try file.data()
     }
 
     func discard(token: String) {

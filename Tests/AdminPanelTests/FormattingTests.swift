@@ -76,6 +76,9 @@ import OpenMarketCore
         #expect(PanelApp.safeNext("//evil.example/") == "/products")
         #expect(PanelApp.safeNext("https://evil.example/") == "/products")
         #expect(PanelApp.safeNext(nil) == "/products")
+        // Browsers strip tabs and newlines from URLs: these would turn into `//evil.example`.
+        #expect(PanelApp.safeNext("/\t/evil.example/") == "/products")
+        #expect(PanelApp.safeNext("/\n/evil.example/") == "/products")
     }
 }
 

@@ -93,6 +93,17 @@ final class ManualClock: @unchecked Sendable {
         #expect(!FileManager.default.fileExists(atPath: folder.path))
     }
 
+    @Test func stagingFileWorkRunsOnItsOwnThreadNotThePool() async throws {
+        let folder = StagedUploads.makePrivateDirectory()
+        let staging = try StagedUploads(directory: folder, lifetime: 3600, now: { Date() })
+        let poolLabel = currentDispatchQueueLabel()   // this test runs on the pool
+        for _ in 0..<50 {
+            let label = await staging.currentDispatchLabel()
+            #expect(label != poolLabel)
+        }
+        await staging.removeAll()
+    }
+
     @Test func mediaCacheKeepsItsByteBound() async {
         let cache = MediaCache(maxBytes: 1000)
         for i in 0..<10 {
@@ -116,4 +127,9 @@ final class ManualClock: @unchecked Sendable {
         #expect(SecureToken.make() != SecureToken.make())
         #expect(SecureToken.accessCode().count == 14)
     }
+}
+
+extension StagedUploads {
+    /// Runs on the actor's executor: the dispatch queue label of the thread it runs on.
+    func currentDispatchLabel() -> String { currentDispatchQueueLabel() }
 }

@@ -86,6 +86,52 @@ def test_register_with_two_images_one_downscaled(panel, browser):
         assert 0 < len(body) <= 307_200
 
 
+def test_reordering_images_keeps_keyboard_focus_on_the_moved_image(panel, browser):
+    with tempfile.TemporaryDirectory() as folder:
+        first = write_file(folder, "first.png", png(32, 32, seed=1))
+        second = write_file(folder, "second.png", png(32, 32, seed=2))
+        third = write_file(folder, "third.png", png(32, 32, seed=4))
+        browser.get(panel.url + "/products/new")
+        browser.find_element(By.NAME, "images").send_keys("\n".join([first, second, third]))
+        later = browser.find_element(By.CSS_SELECTOR, '[data-image-list] button[aria-label="Move first.png later"]')
+        later.click()
+        focused = browser.switch_to.active_element
+        assert focused.get_attribute("aria-label") == "Move first.png later"
+        focused.click()                      # now last: "later" is disabled, focus stays on the image
+        focused = browser.switch_to.active_element
+        assert focused.get_attribute("aria-label") == "Move first.png earlier"
+        names = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "[data-image-list] .image-item__name")]
+        assert names == ["second.png", "third.png", "first.png"]
+
+
+def test_picker_message_is_tied_to_the_images_input(panel, browser):
+    with tempfile.TemporaryDirectory() as folder:
+        notes = write_file(folder, "notes.txt", b"not an image")
+        browser.get(panel.url + "/products/new")
+        images = browser.find_element(By.NAME, "images")
+        images.send_keys(notes)
+        message = wait(browser).until(lambda d: d.find_element(By.CSS_SELECTOR, "[data-picker-message]"))
+        assert "notes.txt" in message.text
+        assert "field-error" in message.get_attribute("class").split()
+        assert message.get_attribute("id") in images.get_attribute("aria-describedby").split()
+        assert "images-hint" in images.get_attribute("aria-describedby").split()
+
+
+def test_gallery_buttons_jump_without_animation_when_motion_is_reduced(panel, browser):
+    product = panel.register("Two-photo vase", images=[("a.png", png(64, 64, seed=5)), ("b.png", png(64, 64, seed=6))])
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                            {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
+    try:
+        browser.get(f"{panel.url}/products/{product['id']}")
+        gallery = browser.find_element(By.CSS_SELECTOR, "[data-gallery]")
+        track = gallery.find_element(By.CSS_SELECTOR, "[data-gallery-track]")
+        gallery.find_element(By.CSS_SELECTOR, 'button[aria-label="Next image"]').click()
+        # No animation: the track is at the second image at once, not on its way there.
+        assert browser.execute_script("return arguments[0].scrollLeft", track) >= track.size["width"] - 2
+    finally:
+        browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
+
 def test_validation_error_keeps_text_and_images(panel, browser):
     with tempfile.TemporaryDirectory() as folder:
         photo = write_file(folder, "photo.png", png(40, 40, seed=5))
