@@ -39,14 +39,4 @@ actor MediaCache {
     }
 
     var count: Int { entries.count }
-
-    /// A strong validator from the bytes (FNV-1a, 64 bit): same bytes, same tag.
-    static func etag(for data: Data) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in data {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
-        return "\"" + String(hash, radix: 16) + "-" + String(data.count, radix: 16) + "\""
-    }
 }

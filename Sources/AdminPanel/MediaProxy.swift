@@ -27,12 +27,12 @@ extension PanelApp {
                 return Self.plain(answer.status == 404 ? 404 : 502, "The image is not available.")
             }
             guard let format = ImageFormat.detect(answer.body) else { return Self.plain(502, "The store did not send an image.") }
-            cached = CachedMedia(data: answer.body, contentType: format.mimeType, etag: MediaCache.etag(for: answer.body))
+            cached = CachedMedia(data: answer.body, contentType: format.mimeType, etag: EntityTag.of(answer.body))
             await mediaCache.put(key, cached)
         }
 
         var response: HTTPResponse
-        if let tags = request.headers["If-None-Match"], Self.matches(tags, cached.etag) {
+        if let tags = request.headers["If-None-Match"], EntityTag.matches(ifNoneMatch: tags, etag: cached.etag) {
             response = HTTPResponse(status: 304)
         } else {
             response = HTTPResponse(status: 200, body: .data(cached.data))
@@ -41,13 +41,6 @@ extension PanelApp {
         response.headers["ETag"] = cached.etag
         response.headers["Cache-Control"] = "public, max-age=86400"
         return response
-    }
-
-    static func matches(_ ifNoneMatch: String, _ etag: String) -> Bool {
-        ifNoneMatch.split(separator: ",").contains { tag in
-            let trimmed = tag.trimmingCharacters(in: .whitespaces)
-            return trimmed == "*" || trimmed == etag || trimmed == "W/" + etag
-        }
     }
 
     static func plain(_ status: Int, _ text: String) -> HTTPResponse {

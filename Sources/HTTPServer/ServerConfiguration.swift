@@ -62,7 +62,8 @@ public struct ServerConfiguration: Sendable {
     /// Run each handler task on the event loop of its connection (no thread hand-offs: fastest)
     /// rather than on the global concurrent executor. Either way a handler is a Swift task; on
     /// the loop, a handler that blocks (long CPU work, blocking I/O) delays that loop's other
-    /// connections, so such work belongs in a detached task.
+    /// connections. Blocking work belongs on a thread of its own in either case: detached tasks
+    /// and, on Linux, `DispatchQueue.global()` share the same few cooperative threads.
     public var runHandlersOnEventLoops: Bool
 
     /// One loop per core, at most 4: sockets are cheap to drive, handlers get the rest.

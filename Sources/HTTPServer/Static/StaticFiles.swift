@@ -34,7 +34,7 @@ public struct StaticFiles: Sendable {
         var headers = HTTPHeaders()
         headers["ETag"] = file.etag
         headers["Cache-Control"] = cacheControl
-        if let candidates = request.headers["If-None-Match"], Self.matches(candidates, etag: file.etag) {
+        if let candidates = request.headers["If-None-Match"], EntityTag.matches(ifNoneMatch: candidates, etag: file.etag) {
             return HTTPResponse(status: 304, headers: headers)
         }
         headers["Content-Type"] = MediaTypes.forExtension(Self.pathExtension(relativePath))
@@ -95,19 +95,12 @@ public struct StaticFiles: Sendable {
         }
         if stamp.size <= StaticFileCache.maxFileBytes, let data = FileManager.default.contents(atPath: real),
            data.count == stamp.size {
-            let etag = "\"" + String(StaticFileCache.fnv1a(data), radix: 16) + "\""
+            let etag = EntityTag.of(data)
             cache.store(real, stamp: stamp, etag: etag, data: data)
             return ResolvedFile(path: real, etag: etag, data: data)
         }
         let etag = "\"\(String(stamp.size, radix: 16))-\(String(stamp.mtimeNanos, radix: 16))-\(String(stamp.inode, radix: 16))\""
         return ResolvedFile(path: real, etag: etag, data: nil)
-    }
-
-    static func matches(_ header: String, etag: String) -> Bool {
-        header.split(separator: ",").contains { candidate in
-            let c = candidate.trimmingSpaces()
-            return c == "*" || c == etag || c == "W/" + etag
-        }
     }
 
     static func realPath(_ path: String) -> String? {
@@ -169,15 +162,5 @@ final class StaticFileCache: Sendable {
             guard total + data.count <= Self.maxTotalBytes || entries[path] != nil else { return }
             entries[path] = Entry(stamp: stamp, etag: etag, data: data)
         }
-    }
-
-    /// 64-bit FNV-1a: a fast content fingerprint for ETags (not a security hash).
-    static func fnv1a(_ data: Data) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in data {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
-        }
-        return hash
     }
 }
