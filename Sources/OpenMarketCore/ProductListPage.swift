@@ -38,13 +38,17 @@ public struct ProductListPage: Sendable, Equatable, Codable {
     private static let snakeKeys = ["page_no", "items_per_page", "total_count", "last_page", "has_next", "has_prev"]
     private static let camelKeys = ["pageNo", "itemsPerPage", "totalCount", "lastPage", "hasNext", "hasPrev"]
 
+    /// The spellings to try for page key `i`, the answer's own dialect first. Decided once per
+    /// answer, so a missing key is reported in the spelling the answer actually uses.
+    private static func pageKeyNames(has: (String) -> Bool) -> (Int) -> [String] {
+        let camel = !has("page_no") && (has("pageNo") || has("totalCount"))
+        let (preferred, other) = camel ? (camelKeys, snakeKeys) : (snakeKeys, camelKeys)
+        return { [preferred[$0], other[$0]] }
+    }
+
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: JSONKey.self)
-        // Decide the dialect's spelling once, so a missing key is reported in the spelling
-        // the answer actually uses.
-        let camel = !c.contains("page_no") && (c.contains("pageNo") || c.contains("totalCount"))
-        let (preferred, other) = camel ? (Self.camelKeys, Self.snakeKeys) : (Self.snakeKeys, Self.camelKeys)
-        func names(_ i: Int) -> [String] { [preferred[i], other[i]] }
+        let names = Self.pageKeyNames(has: { c.contains(JSONKey($0)) })
         pageNo = try c.decodeInt(names(0))
         itemsPerPage = try c.decodeInt(names(1))
         totalCount = try c.decodeInt(names(2))
@@ -57,9 +61,7 @@ public struct ProductListPage: Sendable, Equatable, Codable {
     }
 
     init(reading json: JSONObjectReader) throws(OpenMarketError) {
-        let camel = !json.contains("page_no") && (json.contains("pageNo") || json.contains("totalCount"))
-        let (preferred, other) = camel ? (Self.camelKeys, Self.snakeKeys) : (Self.snakeKeys, Self.camelKeys)
-        func names(_ i: Int) -> [String] { [preferred[i], other[i]] }
+        let names = Self.pageKeyNames(has: { json.contains($0) })
         pageNo = try json.int(names(0))
         itemsPerPage = try json.int(names(1))
         totalCount = try json.int(names(2))
