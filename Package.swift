@@ -16,11 +16,16 @@ let package = Package(
         // epoll, eventfd, accept4 and sendfile for HTTPServer's event loop (Linux system headers).
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
 
+        // libsodium: Argon2id password hashes, SHA-256 and HMAC for the panel's sign-in.
+        .systemLibrary(name: "CSodium", path: "Sources/CSodium"),
+
         .target(name: "OpenMarketCore"),
+        // The one home of SQLite access (connections, serial queues, WAL files) for sandbox and panel.
+        .target(name: "SQLiteStore", dependencies: ["CSQLite"]),
         .target(name: "HTTPServer", dependencies: ["CEpoll"]),
         .target(name: "HTMLTemplates"),
-        .target(name: "OpenMarketSandbox", dependencies: ["HTTPServer", "OpenMarketCore", "CSQLite"]),
-        .target(name: "AdminPanel", dependencies: ["HTTPServer", "HTMLTemplates", "OpenMarketCore"]),
+        .target(name: "OpenMarketSandbox", dependencies: ["HTTPServer", "OpenMarketCore", "SQLiteStore"]),
+        .target(name: "AdminPanel", dependencies: ["HTTPServer", "HTMLTemplates", "OpenMarketCore", "SQLiteStore", "CSodium"]),
 
         .executableTarget(name: "openmarket-admin", dependencies: ["AdminPanel", "OpenMarketSandbox"]),
         .executableTarget(name: "openmarket-sandbox", dependencies: ["OpenMarketSandbox"]),
@@ -29,8 +34,8 @@ let package = Package(
         .testTarget(name: "OpenMarketCoreTests", dependencies: ["OpenMarketCore"], exclude: ["Fixtures"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
         .testTarget(name: "HTMLTemplatesTests", dependencies: ["HTMLTemplates"]),
-        .testTarget(name: "OpenMarketSandboxTests", dependencies: ["OpenMarketSandbox", "OpenMarketCore", "HTTPServer"]),
-        .testTarget(name: "AdminPanelTests", dependencies: ["AdminPanel", "OpenMarketSandbox", "OpenMarketCore", "HTTPServer"]),
+        .testTarget(name: "OpenMarketSandboxTests", dependencies: ["OpenMarketSandbox", "OpenMarketCore", "HTTPServer", "SQLiteStore"]),
+        .testTarget(name: "AdminPanelTests", dependencies: ["AdminPanel", "OpenMarketSandbox", "OpenMarketCore", "HTTPServer", "SQLiteStore"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -73,6 +73,8 @@ extension PanelApp {
         }
         do throws(OpenMarketError) {
             let updated = try await client.update(id: id, changes: changes)
+            await activity.record(ActivityEntry(session, request, action: "edit", productID: id,
+                changes: changes.activityChanges(from: current, thumbnailID: presenter.thumbnailImageID(of: current))))
             return await redirect(to: "/products/\(id)", flash: "Saved changes to “\(updated.name)”.", session: session)
         } catch .validation(let apiIssues) {
             state.issues = apiIssues

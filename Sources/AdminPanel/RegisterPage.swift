@@ -76,6 +76,8 @@ extension PanelApp {
             let product = try await client.create(draft)
             if let staged { await staging.discard(token: staged.token) }
             await vendor.learn(product.vendorID)
+            await activity.record(ActivityEntry(session, request, action: "register", productID: product.id,
+                                                detail: product.name))
             return await redirect(to: "/products/\(product.id)", flash: "Registered “\(product.name)”.", session: session)
         } catch .validation(let apiIssues) {
             state.issues = apiIssues
