@@ -1,5 +1,6 @@
 import CSodium
 import Foundation
+import NetworkIO
 
 /// Argon2id password hashes through libsodium's `crypto_pwhash_str` (salt and parameters are
 /// inside the stored string). Hashing is deliberately slow and memory-hard, so it runs one at a
@@ -20,7 +21,7 @@ actor PasswordHasher {
         }
     }
 
-    private let executor = DedicatedThreadExecutor()
+    private let executor = BlockingThread()
     nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
     private let strength: Strength
     /// A hash of a random password: verifying an unknown name against it costs the same as a real check.
