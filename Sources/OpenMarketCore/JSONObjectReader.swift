@@ -117,6 +117,32 @@ struct JSONObjectReader {
         return try JSONObjectReader(value, path: path)
     }
 
+    /// A list of strings (v1 `thumbnails`, `images`).
+    func strings(_ names: [String]) throws(OpenMarketError) -> [String] {
+        let (path, value) = try required(names)
+        guard case .array(let elements) = value else { throw .undecodable(path: path, reason: "expected a list") }
+        var texts: [String] = []
+        texts.reserveCapacity(elements.count)
+        for (index, element) in elements.enumerated() {
+            texts.append(try Self.string(element, "\(path)[\(index)]"))
+        }
+        return texts
+    }
+
+    func optionalInt(_ names: [String]) throws(OpenMarketError) -> Int? {
+        guard let (path, value) = optional(names) else { return nil }
+        return try Self.int(value, path)
+    }
+
+    /// A time written as Unix epoch seconds with a fraction (v1 `registration_date`).
+    func epochSeconds(_ names: [String]) throws(OpenMarketError) -> Date {
+        let (path, value) = try required(names)
+        guard case .number(let seconds, _) = value, seconds.isFinite else {
+            throw .undecodable(path: path, reason: "expected seconds since 1970 as a number")
+        }
+        return Date(timeIntervalSince1970: seconds)
+    }
+
     // MARK: conversions
 
     private static func int(_ value: JSONValue, _ path: String) throws(OpenMarketError) -> Int {

@@ -11,7 +11,7 @@ public enum OpenMarketJSON {
     }
 
     /// The answer's top-level object. Parsed by hand, not by `JSONDecoder` (see `JSONValue`).
-    private static func document(_ data: Data) throws(OpenMarketError) -> JSONObjectReader {
+    static func document(_ data: Data) throws(OpenMarketError) -> JSONObjectReader {
         let value: JSONValue
         do {
             value = try JSONValue.parse(data)
