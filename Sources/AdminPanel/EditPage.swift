@@ -33,11 +33,9 @@ extension PanelApp {
         let current: ProductDetail
         do throws(OpenMarketError) {
             current = try await client.product(id: id)
-        } catch .notFound {
-            throw PageFailure(.notFound(message: ""), retryURL: nil)
         } catch {
-            state.alert = PageFailure(error, retryURL: nil).sentence(l) + " " + l("edit_kept_below")
-            return try editPage(state, id: id, visit: visit, status: PageFailure(error, retryURL: nil).status)
+            let status = try ProductFormSubmission.edit.show(error, on: &state, l)
+            return try editPage(state, id: id, visit: visit, status: status)
         }
         state.product = current
         let now = ProductFormValues(product: current, thumbnailID: presenter.thumbnailImageID(of: current))
@@ -86,18 +84,9 @@ extension PanelApp {
         do throws(OpenMarketError) {
             let updated = try await client.update(id: id, changes: changes)
             return await redirect(to: "/products/\(id)", flash: l("flash_saved", ["name": updated.name]), session: session)
-        } catch .validation(let apiIssues) {
-            state.issues = apiIssues
-            return try editPage(state, id: id, visit: visit, status: 422)
-        } catch .badRequest(let message) {
-            state.alert = l("alert_store_refused_changes", ["reason": message])
-            return try editPage(state, id: id, visit: visit, status: 422)
-        } catch .notFound {
-            throw PageFailure(.notFound(message: ""), retryURL: nil)
         } catch {
-            let failure = PageFailure(error, retryURL: nil)
-            state.alert = failure.sentence(l) + (failure.status == 403 ? "" : " " + l("edit_kept_below"))
-            return try editPage(state, id: id, visit: visit, status: failure.status)
+            let status = try ProductFormSubmission.edit.show(error, on: &state, l)
+            return try editPage(state, id: id, visit: visit, status: status)
         }
     }
 

@@ -83,16 +83,9 @@ extension PanelApp {
             if let staged { await staging.discard(token: staged.token) }
             await vendor.learn(product.vendorID)
             return await redirect(to: "/products/\(product.id)", flash: l("flash_registered", ["name": product.name]), session: session)
-        } catch .validation(let apiIssues) {
-            state.issues = apiIssues
-            return try registerPage(state, visit: visit, status: 422)
-        } catch .badRequest(let message) {
-            state.alert = l("alert_store_refused_product", ["reason": message])
-            return try registerPage(state, visit: visit, status: 422)
         } catch {
-            let failure = PageFailure(error, retryURL: nil)
-            state.alert = failure.sentence(l) + " " + l("register_kept_below")
-            return try registerPage(state, visit: visit, status: failure.status)
+            let status = try ProductFormSubmission.register.show(error, on: &state, l)
+            return try registerPage(state, visit: visit, status: status)
         }
     }
 
@@ -100,20 +93,6 @@ extension PanelApp {
         try page("product_new", title: visit.localizer("register_heading"),
                  context: formContext(state, editing: nil, csrfToken: visit.session?.csrfToken ?? "", visit.localizer),
                  visit: visit, section: .register, status: status)
-    }
-
-    /// `GET /uploads/{token}/{image}`: a staged image's preview, for the session that staged it.
-    func stagedPreview(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let visit = await visit(request, create: false, takeFlash: false)
-        guard let session = visit.session, let token = request.pathParameters["token"],
-              let id = request.pathParameters["image"].flatMap({ Int($0) }),
-              let stored = await staging.data(token: token, owner: session.id, id: id) else {
-            throw PageFailure.notFound("failure_staged_expired")
-        }
-        var response = HTTPResponse(status: 200, body: .data(stored.data))
-        response.headers["Content-Type"] = stored.format.mimeType
-        response.headers["Cache-Control"] = "private, no-store"
-        return response
     }
 
     /// The last path component of an uploaded file's name, without control characters.
