@@ -17,17 +17,20 @@ let package = Package(
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
 
         .target(name: "OpenMarketCore"),
-        .target(name: "HTTPServer", dependencies: ["CEpoll"]),
+        // What the server and the client share: sockets, the event loop, the lock, blocking work, secrets, ASCII.
+        .target(name: "NetworkIO", dependencies: ["CEpoll"]),
+        .target(name: "HTTPServer", dependencies: ["NetworkIO"]),
         .target(name: "HTMLTemplates"),
-        .target(name: "OpenMarketSandbox", dependencies: ["HTTPServer", "OpenMarketCore", "CSQLite"]),
-        .target(name: "AdminPanel", dependencies: ["HTTPServer", "HTMLTemplates", "OpenMarketCore"]),
+        .target(name: "OpenMarketSandbox", dependencies: ["HTTPServer", "NetworkIO", "OpenMarketCore", "CSQLite"]),
+        .target(name: "AdminPanel", dependencies: ["HTTPServer", "NetworkIO", "HTMLTemplates", "OpenMarketCore"]),
 
-        .executableTarget(name: "openmarket-admin", dependencies: ["AdminPanel", "OpenMarketSandbox"]),
+        .executableTarget(name: "openmarket-admin", dependencies: ["AdminPanel", "NetworkIO", "OpenMarketSandbox"]),
         .executableTarget(name: "openmarket-sandbox", dependencies: ["OpenMarketSandbox"]),
         .executableTarget(name: "server-benchmark", dependencies: ["HTTPServer"]),
 
         .testTarget(name: "OpenMarketCoreTests", dependencies: ["OpenMarketCore"], exclude: ["Fixtures"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
+        .testTarget(name: "NetworkIOTests", dependencies: ["NetworkIO"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "NetworkIO"]),
         .testTarget(name: "HTMLTemplatesTests", dependencies: ["HTMLTemplates"]),
         .testTarget(name: "OpenMarketSandboxTests", dependencies: ["OpenMarketSandbox", "OpenMarketCore", "HTTPServer"]),
         .testTarget(name: "AdminPanelTests", dependencies: ["AdminPanel", "OpenMarketSandbox", "OpenMarketCore", "HTTPServer"]),
