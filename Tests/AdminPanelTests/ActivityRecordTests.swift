@@ -29,8 +29,8 @@ import OpenMarketCore
         #expect(rows.map(\.entry.action) == ["delete", "delete-refused", "edit", "register"])
         #expect(rows.allSatisfy { $0.entry.person == "local" && $0.entry.address == "127.0.0.1" })
         let edit = try #require(rows.first { $0.entry.action == "edit" })
-        #expect(edit.entry.changes == [FieldChange(field: "name", old: "Logged mug", new: "Renamed mug"),
-                                       FieldChange(field: "price", old: "12000", new: "15000")])
+        #expect(edit.entry.changes == [.init(field: "name", old: "Logged mug", new: "Renamed mug"),
+                                       .init(field: "price", old: "12000", new: "15000")])
         // Nothing secret is stored: the vendor password typed (right or wrong) appears nowhere.
         let file = try Data(contentsOf: harness.dataDirectory.appendingPathComponent("panel.sqlite"))
             + ((try? Data(contentsOf: harness.dataDirectory.appendingPathComponent("panel.sqlite-wal"))) ?? Data())

@@ -5,6 +5,14 @@ import HTTPServer
 /// (`action`, one of `ActivityAction`), on which product, and for edits each field old → new.
 /// Never put a password, secret, identifier, token or cookie in any of these.
 struct ActivityEntry: Sendable, Equatable {
+    /// One field of an edit: its value before and after (`ActivityEntry.FieldChange(field:old:new:)`;
+    /// in an entry's `changes:` simply `.init(field: "stock", old: "3", new: "0")`).
+    struct FieldChange: Sendable, Equatable {
+        var field: String
+        var old: String
+        var new: String
+    }
+
     var person: String
     var address: String
     var action: String
@@ -28,17 +36,6 @@ struct ActivityEntry: Sendable, Equatable {
         self.init(person: session.person, address: request.remoteAddress, action: action, productID: productID,
                   changes: changes, detail: detail)
     }
-}
-
-/// A field's value before and after a change. The edit-conflict table (was/now) and the
-/// activity log (old/new) both describe the same thing, so they share `FieldChange`.
-extension FieldChange {
-    init(field: String, old: String, new: String) {
-        self.init(field: field, was: old, now: new)
-    }
-
-    var old: String { was }
-    var new: String { now }
 }
 
 /// The actions of design.md's activity log (the `action` column and the `/activity` filter).

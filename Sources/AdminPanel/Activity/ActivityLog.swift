@@ -91,7 +91,7 @@ final class ActivityLog: Sendable {
         for index in records.indices {
             try connection.query("SELECT field, old, new FROM activity_changes WHERE activity_id = ? ORDER BY position",
                                  [.integer(records[index].id)]) { row in
-                records[index].entry.changes.append(FieldChange(field: row.string(0), old: row.string(1), new: row.string(2)))
+                records[index].entry.changes.append(.init(field: row.string(0), old: row.string(1), new: row.string(2)))
             }
         }
         return records

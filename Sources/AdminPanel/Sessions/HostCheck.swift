@@ -23,8 +23,7 @@ extension PanelApp {
         { [self] request, next in
             guard request.method == "POST", let origin = request.headers["Origin"],
                   !hostAllowList.allows(origin: origin, port: listeningPort.value) else { return try await next(request) }
-            return await errorPage(PageFailure(status: 403, heading: "Request refused",
-                                               message: "This form was sent from another site, so the panel refused it."),
+            return await errorPage(PageFailure(status: 403, heading: "failure_origin_heading", message: "failure_origin_message"),
                                    request: request)
         }
     }
