@@ -147,9 +147,15 @@ final class PanelApp: Sendable {
 
     func failure(for error: HTTPError) -> PageFailure {
         switch error.status {
-        case 413:
+        case 413 where error.message.hasPrefix("Body exceeds"):
+            // The whole request over the route's limit (a chunked body found out while reading).
             PageFailure(status: 413, heading: "Upload too large",
                         message: "The upload is larger than the panel accepts (\(configuration.uploadLimit >> 20) MiB in all). Choose fewer or smaller images; each image may be at most \(ProductRules.maxImageBytes / 1024) KB.")
+        case 413:
+            // One of the form's own limits (parts, a part's headers, a text field, one file):
+            // say which, so nobody shrinks images to fix a text that is too long.
+            PageFailure(status: 413, heading: "Form too large",
+                        message: "The panel did not accept the form: \(error.message). Nothing was saved.")
         case 404:
             .notFound()
         default:

@@ -39,7 +39,9 @@ struct ProductInput {
     /// The vendor secret of a request body, required on every write.
     func secret(in object: [String: JSONValue]) throws(APIFailure) -> String {
         switch object["secret"] {
-        case .string(let secret) where !secret.isEmpty: return secret
+        case .string(let secret) where !secret.isEmpty:
+            if let problem = TextRules.controlCharacterProblem(secret) { throw .badRequest("secret: \(problem)") }
+            return secret
         case nil, .null?, .string?: throw .badRequest("secret: is required")
         default: throw .badRequest("secret: must be a string")
         }
@@ -233,6 +235,7 @@ private struct Issues {
     mutating func optionalString(_ object: [String: JSONValue], _ key: String, alternative: String? = nil) -> String? {
         guard let (found, name) = value(object, key, alternative) else { return nil }
         guard case .string(let text) = found else { add(name, "must be a string"); return nil }
+        if let problem = TextRules.controlCharacterProblem(text) { add(name, problem); return nil }
         return text
     }
 

@@ -85,10 +85,10 @@ struct MultipartParser {
             case .headers:
                 guard let end = find([ASCII.cr, ASCII.lf, ASCII.cr, ASCII.lf], from: start - 2 < 0 ? start : start - 2),
                       end >= start - 2 else {
-                    if buffer.count - start > maxHeaderBytes { return fail("Part headers too large", status: 413) }
+                    if buffer.count - start > maxHeaderBytes { return fail("Part headers are too large (at most \(maxHeaderBytes) bytes)", status: 413) }
                     return .needMore
                 }
-                if end + 4 - start > maxHeaderBytes { return fail("Part headers too large", status: 413) }
+                if end + 4 - start > maxHeaderBytes { return fail("Part headers are too large (at most \(maxHeaderBytes) bytes)", status: 413) }
                 // A part with no headers at all: the blank line directly follows the delimiter.
                 let headerBytes = end < start ? [] : Array(buffer[start..<end])
                 start = end + 4
