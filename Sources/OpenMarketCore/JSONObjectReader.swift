@@ -1,8 +1,8 @@
 import Foundation
 
 /// Reads the members of one JSON object by any of their dialect spellings, and reports a broken
-/// answer as `.undecodable` with the key path (`pages[3].price`). The reasons match those of the
-/// `Decodable` path, so both say the same about the same answer.
+/// answer as `.undecodable` with the key path (`pages[3].price`). Each model's `init(reading:)`
+/// is its one decoder; `Decodable` goes through it too (see `DecodableModel`).
 struct JSONObjectReader {
     private let members: [String: JSONValue]
     /// The path of this object itself ("" for the document).

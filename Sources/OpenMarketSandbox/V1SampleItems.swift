@@ -22,10 +22,10 @@ enum V1SampleItems {
                     written.append(name)
                     files.append(name)
                 }
-                let price = max(1, Int(draft.price.rounded()))
+                let price = max(1, Int(draft.fields.price.rounded()))
                 items.append(V1ItemRecord(
-                    id: 0, title: draft.name, descriptions: draft.description, price: price, currency: draft.currency,
-                    stock: draft.stock, discountedPrice: draft.discountedPrice > 0 ? min(price, Int(draft.discountedPrice)) : nil,
+                    id: 0, title: draft.fields.name, descriptions: draft.fields.description, price: price, currency: draft.fields.currency,
+                    stock: draft.fields.stock, discountedPrice: draft.fields.discountedPrice > 0 ? min(price, Int(draft.fields.discountedPrice)) : nil,
                     password: password, registrationDate: start + Double(index) * 60 + 0.25, imageFiles: files))
             }
             try store.media.syncEverything()
