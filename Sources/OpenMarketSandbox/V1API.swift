@@ -9,7 +9,7 @@ struct V1API: Sendable {
     let store: V1Store
     let input: V1Input
     /// "http://host:port" as configured; known only after the listener started.
-    let baseURL: LockedValue<String>
+    let baseURL: Locked<String>
 
     static let itemsPerPage = 20
 
@@ -63,7 +63,7 @@ struct V1API: Sendable {
         if let host = request.headers["host"], SandboxAPI.isPlausibleHost(host) {
             return V1JSON(mediaBase: "http://" + host)
         }
-        return V1JSON(mediaBase: baseURL.get())
+        return V1JSON(mediaBase: baseURL.value)
     }
 
     // MARK: Reading

@@ -1,4 +1,5 @@
 import Foundation
+import NetworkIO
 
 /// A v1 product as stored. The password stays inside the sandbox: no answer or log shows it.
 struct V1ItemRecord: Sendable, Equatable {
@@ -44,10 +45,10 @@ final class V1Store: Sendable {
     let media: MediaDirectory
     private let writer: SerialDatabase
     private let reader: SerialDatabase
-    private let writes = LockedValue(0)
+    private let writes = Locked(0)
 
-    var generation: Int { writes.get() }
-    private func committed() { writes.update { $0 += 1 } }
+    var generation: Int { writes.value }
+    private func committed() { writes.withLock { $0 += 1 } }
 
     static let databaseFileName = "openmarket-v1.sqlite"
     static let mediaFolderName = "media-v1"
