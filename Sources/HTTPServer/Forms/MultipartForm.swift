@@ -137,7 +137,8 @@ struct MultipartAssembler {
                 throw error
             case .partHeaders(let headers):
                 parts += 1
-                guard parts <= limits.maxParts else { throw HTTPError(status: 413, message: "Too many parts in the form (at most \(limits.maxParts))") }
+                guard parts <= limits.maxParts else { throw HTTPError(status: 413, message: "Too many parts in the form (at most \(limits.maxParts))",
+                                    limit: .parts(max: limits.maxParts)) }
                 current = headers
                 if typedPartsAreFiles, headers.filename == nil, headers.contentType != nil {
                     current?.filename = ""
@@ -152,12 +153,14 @@ struct MultipartAssembler {
                 size += bytes.count
                 if part.filename == nil {
                     guard size <= limits.maxFieldBytes else {
-                        throw HTTPError(status: 413, message: "Form field \(Self.quotedName(part.name)) is too large (at most \(limits.maxFieldBytes) bytes)")
+                        throw HTTPError(status: 413, message: "Form field \(Self.quotedName(part.name)) is too large (at most \(limits.maxFieldBytes) bytes)",
+                                        limit: .field(name: part.name, maxBytes: limits.maxFieldBytes))
                     }
                     buffer.append(contentsOf: bytes)
                 } else {
                     guard size <= limits.maxFileBytes else {
-                        throw HTTPError(status: 413, message: "File in \(Self.quotedName(part.name)) is too large (at most \(limits.maxFileBytes) bytes)")
+                        throw HTTPError(status: 413, message: "File in \(Self.quotedName(part.name)) is too large (at most \(limits.maxFileBytes) bytes)",
+                                        limit: .file(name: part.name, maxBytes: limits.maxFileBytes))
                     }
                     try appendFileBytes(bytes)
                 }
