@@ -1,5 +1,6 @@
 import Foundation
 import NetworkIO
+import SQLiteStore
 
 /// A v1 product as stored. The password stays inside the sandbox: no answer or log shows it.
 struct V1ItemRecord: Sendable, Equatable {
@@ -57,13 +58,10 @@ final class V1Store: Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         media = try MediaDirectory(root: directory.appendingPathComponent(Self.mediaFolderName))
         let path = directory.appendingPathComponent(Self.databaseFileName).path
-        let writeConnection = try SQLiteConnection(path: path)
-        try writeConnection.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;")
-        try writeConnection.execute(Self.schema)
-        let readConnection = try SQLiteConnection(path: path)
-        try readConnection.execute("PRAGMA query_only=ON;")
-        writer = SerialDatabase(connection: writeConnection, label: "sandbox.v1.writer")
-        reader = SerialDatabase(connection: readConnection, label: "sandbox.v1.reader")
+        // Private: it holds the items' passwords.
+        let database = try WALDatabase(path: path, schema: Self.schema, label: "sandbox.v1", privateFile: true)
+        writer = database.writer
+        reader = database.reader
         let known = try writer.performNow { connection in
             var names = Set<String>()
             try connection.query("SELECT file_name FROM v1_images") { names.insert($0.string(0)) }
