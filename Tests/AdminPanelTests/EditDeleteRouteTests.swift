@@ -4,7 +4,7 @@ import OpenMarketCore
 import OpenMarketSandbox
 @testable import AdminPanel
 
-@Suite struct EditRouteTests {
+@Suite(.awaitsTeardown) struct EditRouteTests {
     static func editFields(from form: TestResponse, overriding changes: [String: String]) -> [(String, String)] {
         let names = ["csrf_token", "name", "price", "discounted_price", "stock",
                      "loaded_name", "loaded_description", "loaded_price", "loaded_currency", "loaded_discounted_price",
@@ -18,7 +18,7 @@ import OpenMarketSandbox
 
     @Test func editIsPrefilledAndChangesNameAndThumbnail() async throws {
         let harness = try await PanelHarness.start()
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         let product = try await harness.makeProduct(name: "Old name", images: 2)
         let form = try await harness.browser.get("/products/\(product.id)/edit")
         #expect(form.status == 200)
@@ -40,7 +40,7 @@ import OpenMarketSandbox
 
     @Test func invalidEditIs422WithValuesKept() async throws {
         let harness = try await PanelHarness.start()
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         let product = try await harness.makeProduct()
         let form = try await harness.browser.get("/products/\(product.id)/edit")
         let response = try await harness.browser.post("/products/\(product.id)/edit",
@@ -55,7 +55,7 @@ import OpenMarketSandbox
 
     @Test func staleEditShowsWhatChangedAndSavesOnConfirm() async throws {
         let harness = try await PanelHarness.start()
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         let product = try await harness.makeProduct(name: "Shared product")
         let form = try await harness.browser.get("/products/\(product.id)/edit")
         _ = try await harness.api.update(id: product.id, changes: ProductChanges(price: 15000, stock: 9))
@@ -79,7 +79,7 @@ import OpenMarketSandbox
 
     @Test func foreignProductsHaveNoControlsAndCannotBeEdited() async throws {
         let harness = try await PanelHarness.start(.init(vendorID: .other(999)))
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         let product = try await harness.makeProduct()
         let page = try await harness.browser.get("/products/\(product.id)")
         #expect(page.status == 200)
@@ -92,7 +92,7 @@ import OpenMarketSandbox
 
     @Test func unknownProductsAre404Pages() async throws {
         let harness = try await PanelHarness.start()
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         for path in ["/products/424242", "/products/424242/edit", "/products/424242/delete", "/products/abc"] {
             let page = try await harness.browser.get(path)
             #expect(page.status == 404, "\(path)")
@@ -101,10 +101,10 @@ import OpenMarketSandbox
     }
 }
 
-@Suite struct DeleteRouteTests {
+@Suite(.awaitsTeardown) struct DeleteRouteTests {
     @Test func detailOffersTheDialogAndTheNoScriptPage() async throws {
         let harness = try await PanelHarness.start()
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         let product = try await harness.makeProduct()
         let page = try await harness.browser.get("/products/\(product.id)")
         #expect(page.text.contains("<dialog data-delete-dialog"))
@@ -117,7 +117,7 @@ import OpenMarketSandbox
 
     @Test func wrongPasswordAsksAgainThenTheRightOneDeletes() async throws {
         let harness = try await PanelHarness.start()
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         let product = try await harness.makeProduct(name: "To delete")
         let token = try await harness.csrfToken(from: "/products/\(product.id)")
         let wrong = try await harness.browser.post("/products/\(product.id)/delete",
@@ -141,7 +141,7 @@ import OpenMarketSandbox
 
     @Test func fiveWrongPasswordsPauseDeletingForThatSession() async throws {
         let harness = try await PanelHarness.start()
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         let product = try await harness.makeProduct()
         let token = try await harness.csrfToken(from: "/products/\(product.id)/delete")
         var statuses: [Int] = []
@@ -165,7 +165,7 @@ import OpenMarketSandbox
 
     @Test func emptyPasswordIsNotCounted() async throws {
         let harness = try await PanelHarness.start()
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         let product = try await harness.makeProduct()
         let token = try await harness.csrfToken(from: "/products/\(product.id)/delete")
         for _ in 0..<6 {
@@ -175,10 +175,10 @@ import OpenMarketSandbox
     }
 }
 
-@Suite struct DialectRouteTests {
+@Suite(.awaitsTeardown) struct DialectRouteTests {
     @Test func v2bListsVendorNamesAndDeletesThroughTheArchivedPath() async throws {
         let harness = try await PanelHarness.start(.init(dialect: .v2b))
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         let product = try await harness.makeProduct(name: "v2b product")
         let list = try await harness.browser.get("/products")
         #expect(list.text.contains("<span class=\"product__vendor\">demo</span>"))
@@ -191,7 +191,7 @@ import OpenMarketSandbox
     }
 }
 
-@Suite struct OwnershipRouteTests {
+@Suite(.awaitsTeardown) struct OwnershipRouteTests {
     static let other = VendorSeed(name: "someone", identifier: "5b1f6c1e-0000-4000-8000-00000000abcd", secret: "other-secret-123")
 
     func foreignProduct(_ harness: PanelHarness) async throws -> ProductDetail {
@@ -203,7 +203,7 @@ import OpenMarketSandbox
 
     @Test func whileTheVendorIsUnknownARefusalIsExplained() async throws {
         let harness = try await PanelHarness.start(.init(vendorID: .unknown, otherVendor: Self.other))
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         let product = try await foreignProduct(harness)
         let detail = try await harness.browser.get("/products/\(product.id)")
         #expect(detail.text.contains("data-delete-dialog"))
@@ -225,7 +225,7 @@ import OpenMarketSandbox
 
     @Test func savingWithoutChangesSaysSo() async throws {
         let harness = try await PanelHarness.start()
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         let product = try await harness.makeProduct()
         let form = try await harness.browser.get("/products/\(product.id)/edit")
         let response = try await harness.browser.post("/products/\(product.id)/edit",
