@@ -63,9 +63,12 @@ import OpenMarketSandbox
                                                       form: Self.editFields(from: form, overriding: ["name": "My new name"]))
         #expect(conflict.status == 409)
         #expect(conflict.text.contains("This product changed since you opened the form"))
-        #expect(conflict.text.contains("<th scope=\"row\">Price</th><td>₩12,000</td><td>₩15,000</td>"))
-        #expect(conflict.text.contains("<th scope=\"row\">Stock</th><td>3</td><td>9</td>"))
+        #expect(conflict.text.contains("<th scope=\"row\">Price</th><td>₩12,000</td><td>₩15,000</td><td>(not changed by you"))
+        #expect(conflict.text.contains("<th scope=\"row\">Stock</th><td>3</td><td>9</td><td>(not changed by you"))
+        #expect(conflict.text.contains("role=\"alert\""))
         #expect(conflict.inputValue("name") == "My new name")
+        // Fields the seller did not touch now show the store's values, so saving cannot revert them.
+        #expect(conflict.inputValue("price") == "15000")
         #expect(conflict.inputValue("loaded_price") == "15000")
         #expect(try await harness.api.product(id: product.id).name == "Shared product")
 
@@ -74,7 +77,30 @@ import OpenMarketSandbox
         #expect(confirmed.status == 303)
         let now = try await harness.api.product(id: product.id)
         #expect(now.name == "My new name")
-        #expect(now.price == 12000)   // the seller's form said 12000 and confirmed it
+        #expect(now.price == 15000)   // someone else's change to a field the seller did not touch stays
+        #expect(now.stock == 9)
+    }
+
+    /// Issue 13's sequence: the seller changes only the price; meanwhile a colleague renames the
+    /// product through the API; the 409 is confirmed. The product ends with their name and your price.
+    @Test func confirmingAConflictKeepsTheirNameAndYourPrice() async throws {
+        let harness = try await PanelHarness.start()
+        defer { Task { await harness.stop() } }
+        let product = try await harness.makeProduct(name: "Original name")
+        let form = try await harness.browser.get("/products/\(product.id)/edit")
+        _ = try await harness.api.update(id: product.id, changes: ProductChanges(name: "Colleague's name"))
+        let conflict = try await harness.browser.post("/products/\(product.id)/edit",
+                                                      form: Self.editFields(from: form, overriding: ["price": "9900"]))
+        #expect(conflict.status == 409)
+        #expect(conflict.text.contains("<th scope=\"row\">Product name</th><td>Original name</td><td>Colleague&#39;s name</td><td>(not changed by you"))
+        #expect(conflict.inputValue("name") == "Colleague's name")
+        #expect(conflict.inputValue("price") == "9900")
+        let confirmed = try await harness.browser.post("/products/\(product.id)/edit",
+                                                       form: Self.editFields(from: conflict, overriding: [:]))
+        #expect(confirmed.status == 303)
+        let now = try await harness.api.product(id: product.id)
+        #expect(now.name == "Colleague's name")
+        #expect(now.price == 9900)
     }
 
     @Test func foreignProductsHaveNoControlsAndCannotBeEdited() async throws {
