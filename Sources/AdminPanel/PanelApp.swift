@@ -21,6 +21,11 @@ final class PanelApp: Sendable {
     let vendor: VendorIdentity
     let loginAttempts: AddressLimiter
     let staticFiles: StaticFiles
+    let database: PanelDatabase
+    let activity: ActivityLog
+    let hostAllowList: HostAllowList
+    /// The port the panel listens on (known after binding; port 0 picks one).
+    let listeningPort = ListeningPort()
 
     init(configuration: PanelConfiguration, transport: any HTTPTransport) throws {
         self.configuration = configuration
@@ -45,6 +50,14 @@ final class PanelApp: Sendable {
         mediaCache = MediaCache(maxBytes: configuration.mediaCacheBytes)
         vendor = VendorIdentity(id: configuration.vendorID)
         loginAttempts = AddressLimiter(limit: 10, window: 600, now: configuration.now)
+        do {
+            hostAllowList = try HostAllowList(bindHost: configuration.host, allowedHosts: configuration.allowedHosts)
+        } catch {
+            throw PanelStartupError(error.description)
+        }
+        database = try PanelDatabase(directory: configuration.dataDirectory ?? FileManager.default.temporaryDirectory
+            .appendingPathComponent("openmarket-admin-data-\(SecureToken.make(byteCount: 12))", isDirectory: true))
+        activity = ActivityLog(database: database, now: configuration.now)
         do {
             staticFiles = try StaticFiles(root: configuration.publicDirectory, cacheControl: "public, max-age=300")
         } catch {

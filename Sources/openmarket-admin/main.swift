@@ -128,6 +128,9 @@ if let api = options.api, let identifier = options.identifier, let secret = opti
 var configuration = PanelConfiguration(host: options.host, port: options.port, api: client, vendorID: vendorID,
                                        publicDirectory: publicDirectory, templatesDirectory: templatesDirectory)
 configuration.mediaOrigins = options.mediaOrigins
+configuration.dataDirectory = URL(fileURLWithPath: options.dataDirectory)
+configuration.allowedHosts = options.allowedHosts
+configuration.activityDays = options.activityDays
 // Listening beyond loopback turns on sign-in; a code is generated (and printed) when none is set.
 configuration.accessCode = options.accessCode
     ?? (LaunchOptions.isLoopback(options.host) ? nil : LaunchOptions.generatedAccessCode())
