@@ -131,6 +131,7 @@ configuration.mediaOrigins = options.mediaOrigins
 configuration.dataDirectory = URL(fileURLWithPath: options.dataDirectory)
 configuration.allowedHosts = options.allowedHosts
 configuration.activityDays = options.activityDays
+configuration.maxConnections = options.maxConnections
 // Listening beyond loopback turns on sign-in (people with their own passwords); --sign-in on loopback too.
 configuration.signIn = options.signIn || !LaunchOptions.isLoopback(options.host)
 
@@ -141,6 +142,10 @@ do {
     MainActor.assumeIsolated { Running.panel = panel }
     let shownHost = HostName.bracketed(options.host)
     say("Admin panel:  http://\(shownHost):\(port)/")
+    if panel.connectionCapacity < options.maxConnections {
+        say("Open-file limit \(DescriptorLimit.current) (the hard limit) allows \(panel.connectionCapacity) connections, "
+            + "fewer than --max-connections \(options.maxConnections); raise it with `ulimit -n`")
+    }
     if let setup = panel.setupPath {
         // Printed anew at every start until an owner exists; the token lives only in this process.
         let host = LaunchOptions.isLoopback(options.host) || options.host == "0.0.0.0" || options.host == "::"
