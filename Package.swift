@@ -20,7 +20,7 @@ let package = Package(
         .target(name: "HTTPServer", dependencies: ["CEpoll"]),
         .target(name: "HTMLTemplates"),
         .target(name: "OpenMarketSandbox", dependencies: ["HTTPServer", "OpenMarketCore", "CSQLite"]),
-        .target(name: "AdminPanel", dependencies: ["HTTPServer", "HTMLTemplates", "OpenMarketCore"]),
+        .target(name: "AdminPanel", dependencies: ["HTTPServer", "HTMLTemplates", "OpenMarketCore", "CSQLite"]),
 
         .executableTarget(name: "openmarket-admin", dependencies: ["AdminPanel", "OpenMarketSandbox"]),
         .executableTarget(name: "openmarket-sandbox", dependencies: ["OpenMarketSandbox"]),

@@ -9,11 +9,12 @@ extension PanelApp {
         let id = try Self.productID(request)
         let product = try await loadProduct(id, retry: "/products/\(id)/delete")
         let visit = await visit(request, create: true)
+        let back = BackLink.validated(request.query["back"])
         var locked: String?
         if let session = visit.session, let wait = await sessions.deleteRetryAfter(for: session.id) {
             locked = lockedMessage(wait)
         }
-        return try deletePage(product, visit: visit, alert: nil, passwordError: nil, locked: locked,
+        return try deletePage(product, visit: visit, back: back, alert: nil, passwordError: nil, locked: locked,
                               status: locked == nil ? 200 : 429)
     }
 
@@ -24,36 +25,39 @@ extension PanelApp {
         let form = try await request.urlencodedForm()
         let session = try await requireCSRF(request, formToken: form["csrf_token"])
         let visit = Visit(session: session)
+        let back = BackLink.validated(form["back"])
 
         if let wait = await sessions.deleteRetryAfter(for: session.id) {
             let product = try await loadProduct(id, retry: "/products/\(id)/delete")
-            return try deletePage(product, visit: visit, alert: nil, passwordError: nil,
+            return try deletePage(product, visit: visit, back: back, alert: nil, passwordError: nil,
                                   locked: lockedMessage(wait), status: 429)
         }
         let password = form["password"] ?? ""
         guard !password.isEmpty else {
             let product = try await loadProduct(id, retry: "/products/\(id)/delete")
-            return try deletePage(product, visit: visit, alert: "Enter the vendor password to delete this product.",
+            return try deletePage(product, visit: visit, back: back, alert: "Enter the vendor password to delete this product.",
                                   passwordError: "Enter the vendor password.", locked: nil, status: 422)
         }
         do throws(OpenMarketError) {
             let deleted = try await client.delete(id: id, password: password)
-            return await redirect(to: "/products", flash: "Deleted “\(deleted.name)”.", session: session)
+            await catalogRemove(id)
+            return await redirect(to: back ?? "/products", flash: "Deleted “\(deleted.name)”.", session: session)
         } catch .unauthorized {
             let (remaining, wait) = await sessions.recordWrongPassword(for: session.id)
             let product = try await loadProduct(id, retry: "/products/\(id)/delete")
             if let wait {
-                return try deletePage(product, visit: visit, alert: nil, passwordError: nil,
+                return try deletePage(product, visit: visit, back: back, alert: nil, passwordError: nil,
                                       locked: lockedMessage(wait), status: 429)
             }
             let left = remaining == 1 ? "1 more try" : "\(remaining) more tries"
-            return try deletePage(product, visit: visit,
+            return try deletePage(product, visit: visit, back: back,
                                   alert: "That password is not right. The product was not deleted. You have \(left) before a pause.",
                                   passwordError: "The password is not right. Type it again.", locked: nil, status: 422)
         } catch .forbidden {
             throw PageFailure.forbidden("This product belongs to another vendor, so this panel cannot delete it.")
         } catch .notFound {
-            return await redirect(to: "/products", flash: "That product was already deleted.", session: session)
+            await catalogRemove(id)
+            return await redirect(to: back ?? "/products", flash: "That product was already deleted.", session: session)
         } catch {
             let failure = PageFailure(error, retryURL: "/products/\(id)/delete")
             throw failure
@@ -73,11 +77,15 @@ extension PanelApp {
             + "\(AttemptLimiter.describe(configuration.deleteAttemptWindow)). Try again in \(AttemptLimiter.describe(wait))."
     }
 
-    private func deletePage(_ product: ProductDetail, visit: Visit, alert: String?, passwordError: String?,
+    private func deletePage(_ product: ProductDetail, visit: Visit, back: String?, alert: String?, passwordError: String?,
                             locked: String?, status: Int) throws -> HTTPResponse {
         let price = product.discountedPrice > 0 ? product.bargainPrice : product.price
+        let productURL = BackLink.link("/products/\(product.id)", back: back)
         let context: [String: TemplateValue] = [
             "id": .int(product.id),
+            "back": back.map { .object(["url": .string($0)]) } ?? .null,
+            "product_url": .string(productURL),
+            "cancel_url": .string(back ?? productURL),
             "name": .string(product.name),
             "price": .string(Money.format(price, product.currency)),
             "stock": .int(product.stock),

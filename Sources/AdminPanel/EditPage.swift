@@ -13,7 +13,8 @@ extension PanelApp {
         }
         let visit = await visit(request, create: true)
         let values = ProductFormValues(product: product, thumbnailID: presenter.thumbnailImageID(of: product))
-        let state = ProductFormState(values: values, product: product, loaded: values)
+        var state = ProductFormState(values: values, product: product, loaded: values)
+        state.back = BackLink.validated(request.query["back"])
         return try editPage(state, id: id, visit: visit, status: 200)
     }
 
@@ -27,11 +28,13 @@ extension PanelApp {
         let values = ProductFormValues { form[$0] }
         let loaded = ProductFormValues { form["loaded_" + $0] }
         var state = ProductFormState(values: values, loaded: loaded)
+        state.back = BackLink.validated(form["back"])
 
         let current: ProductDetail
         do throws(OpenMarketError) {
             current = try await client.product(id: id)
         } catch .notFound {
+            await catalogRemove(id)
             throw PageFailure(.notFound(message: ""), retryURL: nil)
         } catch {
             let failure = PageFailure(error, retryURL: nil)
@@ -69,11 +72,12 @@ extension PanelApp {
             return try editPage(state, id: id, visit: visit, status: 422)
         }
         guard !changes.isEmpty else {
-            return await redirect(to: "/products/\(id)", flash: "Nothing to save: no field was changed.", session: session)
+            return await redirect(to: state.back ?? "/products/\(id)", flash: "Nothing to save: no field was changed.", session: session)
         }
         do throws(OpenMarketError) {
             let updated = try await client.update(id: id, changes: changes)
-            return await redirect(to: "/products/\(id)", flash: "Saved changes to “\(updated.name)”.", session: session)
+            await catalogRecord(updated)
+            return await redirect(to: state.back ?? "/products/\(id)", flash: "Saved changes to “\(updated.name)”.", session: session)
         } catch .validation(let apiIssues) {
             state.issues = apiIssues
             return try editPage(state, id: id, visit: visit, status: 422)

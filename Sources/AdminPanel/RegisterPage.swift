@@ -7,7 +7,8 @@ extension PanelApp {
     /// `GET /products/new`
     func registerForm(_ request: HTTPRequest) async throws -> HTTPResponse {
         let visit = await visit(request, create: true)
-        let state = ProductFormState(values: ProductFormValues())
+        var state = ProductFormState(values: ProductFormValues())
+        state.back = BackLink.validated(request.query["back"])
         return try page("product_new", title: "Register a product",
                         context: formContext(state, editing: nil, csrfToken: visit.session?.csrfToken ?? ""),
                         visit: visit, section: .register)
@@ -69,6 +70,7 @@ extension PanelApp {
         issues = Self.merged(issues, draft.validate())
 
         var state = ProductFormState(values: values, issues: issues, staged: staged)
+        state.back = BackLink.validated(form.fields["back"])
         guard issues.isEmpty else {
             return try registerPage(state, session: session, status: 422)
         }
@@ -76,6 +78,7 @@ extension PanelApp {
             let product = try await client.create(draft)
             if let staged { await staging.discard(token: staged.token) }
             await vendor.learn(product.vendorID)
+            await catalogRecord(product)
             return await redirect(to: "/products/\(product.id)", flash: "Registered “\(product.name)”.", session: session)
         } catch .validation(let apiIssues) {
             state.issues = apiIssues
