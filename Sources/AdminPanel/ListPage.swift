@@ -71,7 +71,7 @@ extension PanelApp {
             }
             await catalog.touch()
             let products = listing.pages.map { presenter.listItem($0, ownVendorID: ownVendor) }
-            context = listContext(query, products: products)
+            context = listContext(query, products: products, target: request.target)
             context["total_text"] = .string(Self.totalText(count: listing.totalCount, page: listing.pageNo,
                                                            lastPage: listing.lastPage, query: query))
             context["pagination"] = products.isEmpty ? .null : Pagination.templateValue(
@@ -94,7 +94,7 @@ extension PanelApp {
             let result = snapshot.page(query, ownVendorID: ownVendor)
             query.page = result.pageNo
             let products = result.products.map { presenter.listItem($0.listItem, ownVendorID: ownVendor) }
-            context = listContext(query, products: products)
+            context = listContext(query, products: products, target: request.target)
             context["total_text"] = .string(Self.totalText(count: result.totalCount, page: result.pageNo,
                                                            lastPage: result.lastPage, query: query))
             context["pagination"] = products.isEmpty ? .null : Pagination.templateValue(
@@ -109,6 +109,7 @@ extension PanelApp {
         // is how it appears; with JS the page also polls /products/newest.json).
         let seen = request.cookies[Self.newestSeenCookie].flatMap(Int.init)
         context["newest_id"] = .int(newestKnown ?? 0)
+        context["newest_url"] = .string(Self.newestURL(query))
         context["new_products"] = seen.map { seen in (newestKnown ?? 0) > seen } == true
             ? .object(["url": .string(Self.newestURL(query))]) : .null
 
@@ -134,8 +135,10 @@ extension PanelApp {
 
     /// What every list page shows besides its counts: the products, the view switch and the
     /// controls of the search form.
-    func listContext(_ query: CatalogQuery, products: [TemplateValue]) -> [String: TemplateValue] {
-        let here = query.url()
+    func listContext(_ query: CatalogQuery, products: [TemplateValue], target: String) -> [String: TemplateValue] {
+        // "Back" returns to this very URL (as the browser asked for it) when it is a valid list
+        // URL, else to the same view spelled canonically.
+        let here = BackLink.validated(target) ?? query.url()
         let linked: [TemplateValue] = products.map { item in
             guard case .object(var fields) = item, case .int(let id)? = fields["id"] else { return item }
             fields["href"] = .string(BackLink.link("/products/\(id)", back: here))
