@@ -33,13 +33,10 @@ extension PanelApp {
         let current: ProductDetail
         do throws(OpenMarketError) {
             current = try await client.product(id: id)
-        } catch .notFound {
-            await catalogRemove(id)
-            throw PageFailure(.notFound(message: ""), retryURL: nil)
         } catch {
-            let failure = PageFailure(error, retryURL: nil)
-            state.alert = "\(failure.heading). \(failure.message) Your changes are kept below; save again when ready."
-            return try editPage(state, id: id, visit: visit, status: failure.status)
+            if case .notFound = error { await catalogRemove(id) }
+            let status = try ProductFormSubmission.edit.show(error, on: &state)
+            return try editPage(state, id: id, visit: visit, status: status)
         }
         state.product = current
         let now = ProductFormValues(product: current, thumbnailID: presenter.thumbnailImageID(of: current))
@@ -78,19 +75,10 @@ extension PanelApp {
             let updated = try await client.update(id: id, changes: changes)
             await catalogRecord(updated)
             return await redirect(to: state.back ?? "/products/\(id)", flash: "Saved changes to “\(updated.name)”.", session: session)
-        } catch .validation(let apiIssues) {
-            state.issues = apiIssues
-            return try editPage(state, id: id, visit: visit, status: 422)
-        } catch .badRequest(let message) {
-            state.alert = "The store refused the changes: \(message)"
-            return try editPage(state, id: id, visit: visit, status: 422)
-        } catch .notFound {
-            throw PageFailure(.notFound(message: ""), retryURL: nil)
         } catch {
-            let failure = PageFailure(error, retryURL: nil)
-            state.alert = "\(failure.heading). \(failure.message)"
-                + (failure.status == 403 ? "" : " Your changes are kept below; save again when ready.")
-            return try editPage(state, id: id, visit: visit, status: failure.status)
+            if case .notFound = error { await catalogRemove(id) }
+            let status = try ProductFormSubmission.edit.show(error, on: &state)
+            return try editPage(state, id: id, visit: visit, status: status)
         }
     }
 

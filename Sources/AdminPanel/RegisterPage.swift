@@ -80,16 +80,9 @@ extension PanelApp {
             await vendor.learn(product.vendorID)
             await catalogRecord(product)
             return await redirect(to: "/products/\(product.id)", flash: "Registered “\(product.name)”.", session: session)
-        } catch .validation(let apiIssues) {
-            state.issues = apiIssues
-            return try registerPage(state, session: session, status: 422)
-        } catch .badRequest(let message) {
-            state.alert = "The store refused the product: \(message)"
-            return try registerPage(state, session: session, status: 422)
         } catch {
-            let failure = PageFailure(error, retryURL: nil)
-            state.alert = "\(failure.heading). \(failure.message) Your input and images are kept below; submit again when ready."
-            return try registerPage(state, session: session, status: failure.status)
+            let status = try ProductFormSubmission.register.show(error, on: &state)
+            return try registerPage(state, session: session, status: status)
         }
     }
 
@@ -97,20 +90,6 @@ extension PanelApp {
         try page("product_new", title: "Register a product",
                  context: formContext(state, editing: nil, csrfToken: session.csrfToken),
                  visit: Visit(session: session), section: .register, status: status)
-    }
-
-    /// `GET /uploads/{token}/{image}`: a staged image's preview, for the session that staged it.
-    func stagedPreview(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let visit = await visit(request, create: false, takeFlash: false)
-        guard let session = visit.session, let token = request.pathParameters["token"],
-              let id = request.pathParameters["image"].flatMap({ Int($0) }),
-              let stored = await staging.data(token: token, owner: session.id, id: id) else {
-            throw PageFailure.notFound("This uploaded image has expired. Please choose it again.")
-        }
-        var response = HTTPResponse(status: 200, body: .data(stored.data))
-        response.headers["Content-Type"] = stored.format.mimeType
-        response.headers["Cache-Control"] = "private, no-store"
-        return response
     }
 
     /// The last path component of an uploaded file's name, without control characters.

@@ -21,7 +21,8 @@ public final class HTTPServer: Sendable {
     public init(configuration: ServerConfiguration = ServerConfiguration(), router: Router) {
         self.configuration = configuration
         self.context = ServerContext(router: router, limits: configuration.limits, accessLog: configuration.accessLog,
-                                     handlersOnEventLoop: configuration.runHandlersOnEventLoops)
+                                     handlersOnEventLoop: configuration.runHandlersOnEventLoops,
+                                     makeTransport: configuration.transportFactory)
     }
 
     /// Binds, listens and starts serving. Returns the real port (useful with port 0).

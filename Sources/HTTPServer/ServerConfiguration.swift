@@ -65,13 +65,19 @@ public struct ServerConfiguration: Sendable {
     /// connections. Blocking work belongs on a thread of its own in either case: detached tasks
     /// and, on Linux, `DispatchQueue.global()` share the same few cooperative threads.
     public var runHandlersOnEventLoops: Bool
+    /// Wraps every accepted socket in a transport: `PlainTransport` (the default) or TLS.
+    /// Called on the connection's event loop; a throw closes the socket. The header deadline
+    /// also bounds the transport's handshake (`ConnectionTransport.isHandshaking`).
+    public var transportFactory: ConnectionTransportFactory = PlainTransport.factory
 
     /// One loop per core, at most 4: sockets are cheap to drive, handlers get the rest.
     public static var defaultEventLoopCount: Int { max(1, min(4, ProcessInfo.processInfo.activeProcessorCount)) }
 
     public init(host: String = "127.0.0.1", port: Int = 8080, limits: ServerLimits = ServerLimits(),
                 accessLog: (@Sendable (AccessLogEntry) -> Void)? = AccessLogEntry.standardError,
-                eventLoopCount: Int = ServerConfiguration.defaultEventLoopCount, runHandlersOnEventLoops: Bool = false) {
+                eventLoopCount: Int = ServerConfiguration.defaultEventLoopCount, runHandlersOnEventLoops: Bool = false,
+                transportFactory: @escaping ConnectionTransportFactory = PlainTransport.factory) {
+        self.transportFactory = transportFactory
         self.host = host
         self.port = port
         self.limits = limits

@@ -9,6 +9,10 @@ public enum ProductRules {
     public static let imageCount = 1...5
     /// 300 KB, read as 300 × 1024 bytes.
     public static let maxImageBytes = 307_200
+    /// Pixel limits, read from the image's header (`ImageDimensions`): a small file can declare
+    /// a picture too large to decode safely.
+    public static let maxImageSide = 10_000
+    public static let maxImagePixels = 40_000_000
 
     public static func nameIssues(_ name: String) -> [FieldIssue] {
         textIssues(name, field: "name", what: "name", allowed: nameLength)

@@ -85,13 +85,26 @@ final class Listener: EventLoopClient, @unchecked Sendable {
             nextLoop &+= 1
             let context = self.context
             if target === loop {
-                Connection(fd: client, loop: target, context: context, remoteAddress: remote).start()
+                Self.startConnection(fd: client, loop: target, context: context, remoteAddress: remote)
             } else {
                 target.execute {
-                    Connection(fd: client, loop: target, context: context, remoteAddress: remote).start()
+                    Self.startConnection(fd: client, loop: target, context: context, remoteAddress: remote)
                 }
             }
         }
+    }
+
+    /// Wraps the socket in its transport and starts serving it (on `loop`'s thread).
+    private static func startConnection(fd: Int32, loop: EventLoop, context: ServerContext, remoteAddress: String) {
+        let transport: any ConnectionTransport
+        do {
+            transport = try context.makeTransport(fd)
+        } catch {
+            Glibc.close(fd)
+            context.release()
+            return
+        }
+        Connection(fd: fd, transport: transport, loop: loop, context: context, remoteAddress: remoteAddress).start()
     }
 
     /// Stops accepting and closes the listening socket.

@@ -11,10 +11,13 @@ final class ServerContext: Sendable {
     let connectionClosed: Locked<(@Sendable () -> Void)?> = Locked(nil)
 
     let handlersOnEventLoop: Bool
+    /// Wraps each accepted socket: plain TCP or TLS.
+    let makeTransport: ConnectionTransportFactory
 
     init(router: Router, limits: ServerLimits, accessLog: (@Sendable (AccessLogEntry) -> Void)?,
-         handlersOnEventLoop: Bool) {
+         handlersOnEventLoop: Bool, makeTransport: @escaping ConnectionTransportFactory = PlainTransport.factory) {
         self.handlersOnEventLoop = handlersOnEventLoop
+        self.makeTransport = makeTransport
         self.router = router
         self.limits = limits
         self.accessLog = accessLog

@@ -9,12 +9,22 @@ enum FixtureFiles {
 
     static let copies = testsDirectory.appendingPathComponent("Fixtures")
 
-    /// `../shared/fixtures` beside the checkout (absent in CI).
-    static let shared = testsDirectory
-        .deletingLastPathComponent()   // Tests
-        .deletingLastPathComponent()   // checkout
-        .deletingLastPathComponent()
-        .appendingPathComponent("shared/fixtures")
+    /// The team's `shared/fixtures`, found in the nearest folder above the checkout that has one
+    /// (`../shared` for the main checkout, `../../shared` for a worktree under `wt/`); nil in CI.
+    static let shared: URL? = {
+        var folder = testsDirectory
+            .deletingLastPathComponent()   // Tests
+            .deletingLastPathComponent()   // checkout
+        for _ in 0..<3 {
+            folder = folder.deletingLastPathComponent()
+            let candidate = folder.appendingPathComponent("shared/fixtures")
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isFolder), isFolder.boolValue {
+                return candidate
+            }
+        }
+        return nil
+    }()
 
     static func data(_ name: String) throws -> Data {
         try Data(contentsOf: copies.appendingPathComponent(name))
