@@ -9,10 +9,8 @@ extension PanelApp {
     func refreshCatalog(_ request: HTTPRequest) async throws -> HTTPResponse {
         let back = BackLink.target(request.query["back"])
         await catalog.touch()
-        if await catalog.sync() {
-            return .redirect(to: back, status: 303)
-        }
-        // The list shows the copy's age and the warning; nothing else to say here.
+        // On failure the list shows the copy's age and the warning; nothing else to say here.
+        await catalog.syncStartingNow()
         return .redirect(to: back, status: 303)
     }
 

@@ -60,6 +60,14 @@ actor CatalogSync {
         return result
     }
 
+    /// A sync that starts after this call (the refresh button): one already under way may have
+    /// read its pages before the change the seller expects to see, so it is awaited first.
+    @discardableResult
+    func syncStartingNow() async -> Bool {
+        if let running { _ = await running.value }
+        return await sync()
+    }
+
     /// Before a page from the copy: syncs first when the copy is older than `maxAge` (or was never
     /// made), unless a failed sync asked to wait; then the page shows the copy with a warning.
     func ensureFresh(maxAge: TimeInterval) async {
