@@ -5,7 +5,10 @@ public struct ServerLimits: Sendable {
     public var maxRequestLineBytes = 8 * 1024
     public var maxHeaderBytes = 32 * 1024
     public var maxHeaderCount = 100
+    /// The largest body accepted where a route names no limit of its own.
     public var defaultBodyLimit = 1024 * 1024
+    /// A chunk-size line with its extensions.
+    public var maxChunkLineBytes = 1024
     /// Beyond this many open connections, new ones wait in the kernel's backlog.
     public var maxConnections = 1024
     /// From the first byte of a request to the end of its head.
@@ -21,11 +24,6 @@ public struct ServerLimits: Sendable {
     public var maxDrainBytes = 256 * 1024
 
     public init() {}
-
-    var parserLimits: ParserLimits {
-        ParserLimits(maxRequestLineBytes: maxRequestLineBytes, maxHeaderBytes: maxHeaderBytes,
-                     maxHeaderCount: maxHeaderCount, bodyLimit: defaultBodyLimit)
-    }
 }
 
 /// One line of the access log. Only the route template is kept, never the real path, the query

@@ -1,4 +1,5 @@
 import Foundation
+import NetworkIO
 
 /// The sandbox's durable state: vendors, products, images and pending delete tokens in SQLite,
 /// image bytes in `MediaDirectory`.
@@ -11,11 +12,11 @@ final class ProductStore: Sendable {
     let media: MediaDirectory
     private let writer: SerialDatabase
     private let reader: SerialDatabase
-    private let writes = LockedValue(0)
+    private let writes = Locked(0)
 
     /// Grows after every committed change to products, so cached reads can tell they are stale.
-    var generation: Int { writes.get() }
-    private func committed() { writes.update { $0 += 1 } }
+    var generation: Int { writes.value }
+    private func committed() { writes.withLock { $0 += 1 } }
 
     static let databaseFileName = "openmarket.sqlite"
 

@@ -3,6 +3,7 @@
 import AdminPanel
 import Dispatch
 import Foundation
+import NetworkIO
 import OpenMarketCore
 import OpenMarketSandbox
 
@@ -137,7 +138,7 @@ do {
     panel = try AdminPanel(configuration: configuration)
     let port = try panel.start()
     MainActor.assumeIsolated { Running.panel = panel }
-    let shownHost = options.host.contains(":") ? "[\(options.host)]" : options.host
+    let shownHost = HostName.bracketed(options.host)
     say("Admin panel:  http://\(shownHost):\(port)/")
     if let code = configuration.accessCode, options.accessCode == nil {
         say("Access code for signing in: \(code)")

@@ -41,6 +41,7 @@ final class Connection: EventLoopClient, @unchecked Sendable {
     /// Plain TCP or TLS: every byte in and out goes through it.
     private let transport: any ConnectionTransport
     private let loop: EventLoop
+    private let dates: HTTPDateCache
     private let context: ServerContext
     private let remoteAddress: String
     private var parser: RequestParser
@@ -70,13 +71,14 @@ final class Connection: EventLoopClient, @unchecked Sendable {
     private var lastWrite: UInt64 = 0
     private var lingerUntil: UInt64 = 0
 
-    init(fd: Int32, transport: any ConnectionTransport, loop: EventLoop, context: ServerContext, remoteAddress: String) {
+    init(fd: Int32, transport: any ConnectionTransport, loop: ServerLoop, context: ServerContext, remoteAddress: String) {
         self.fd = fd
         self.transport = transport
-        self.loop = loop
+        self.loop = loop.loop
+        self.dates = loop.dates
         self.context = context
         self.remoteAddress = remoteAddress
-        self.parser = RequestParser(limits: context.limits.parserLimits)
+        self.parser = RequestParser(limits: context.limits)
     }
 
     /// Starts watching the socket (on the loop thread).
@@ -304,7 +306,7 @@ final class Connection: EventLoopClient, @unchecked Sendable {
             && !(response.headers["Connection"]?.lowercased().contains("close") ?? false)
         if !keepAlive { closeAfterWrite = true }
         let isHead = exchange.method == "HEAD"
-        let date = loop.dateCache.current()
+        let date = dates.current()
 
         switch response.body {
         case .empty:
@@ -417,7 +419,7 @@ final class Connection: EventLoopClient, @unchecked Sendable {
         headers["Content-Type"] = "text/plain; charset=utf-8"
         outbound.append(contentsOf: ResponseHead.serialize(status: status, headers: headers, length: .known(body.count),
                                                            keepAlive: false, version: "HTTP/1.1",
-                                                           date: loop.dateCache.current()))
+                                                           date: dates.current()))
         outbound.append(contentsOf: body)
         flush()
     }

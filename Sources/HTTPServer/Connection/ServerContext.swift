@@ -50,12 +50,10 @@ final class ServerContext: Sendable {
     }
 }
 
-/// Monotonic nanoseconds, for deadlines.
-@inline(__always) func monotonicNanos() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+/// One event loop of the server with what its connections share on that thread.
+final class ServerLoop: @unchecked Sendable {   // the date cache is touched on the loop thread only
+    let loop: EventLoop
+    let dates = HTTPDateCache()
 
-extension Duration {
-    var nanoseconds: UInt64 {
-        let c = components
-        return UInt64(max(0, c.seconds)) * 1_000_000_000 + UInt64(max(0, c.attoseconds) / 1_000_000_000)
-    }
+    init(_ loop: EventLoop) { self.loop = loop }
 }
