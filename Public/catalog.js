@@ -8,6 +8,13 @@
   // answers all tabs from one upstream check at most every 5 s.
   const POLL_MS = 10000;
 
+  // The page's language: texts from the catalog handed over in <body data-strings>.
+  function text(key) {
+    let strings = {};
+    try { strings = JSON.parse(document.body.dataset.strings || "{}"); } catch (error) { strings = {}; }
+    return Object.prototype.hasOwnProperty.call(strings, key) ? strings[key] : key;
+  }
+
   function init() {
     const head = document.querySelector("[data-newest-id]");
     if (head) watchForNewProducts(head);
@@ -54,10 +61,10 @@
     notice.className = "flash flash--info";
     notice.setAttribute("data-new-products", "");
     notice.setAttribute("role", "status");
-    notice.append("New products were registered. ");
+    notice.append(text("catalog_new_products") + " ");
     const anchor = document.createElement("a");
     anchor.href = link;
-    anchor.textContent = "Show the newest products";
+    anchor.textContent = text("catalog_new_products_link");
     notice.append(anchor);
     head.insertAdjacentElement("afterend", notice);
   }

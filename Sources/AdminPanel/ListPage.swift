@@ -58,6 +58,7 @@ extension PanelApp {
         let rememberedView = request.cookies[Self.viewCookie].flatMap(ListView.init(rawValue:)) ?? .list
         var query = CatalogQuery({ request.query[$0] }, defaultView: rememberedView)
         let visit = await visit(request, create: false)
+        let l = visit.localizer
         let ownVendor = await vendor.id
 
         var context: [String: TemplateValue]
@@ -70,14 +71,14 @@ extension PanelApp {
                 throw PageFailure(error, retryURL: query.url())
             }
             await catalog.touch()
-            let products = listing.pages.map { presenter.listItem($0, ownVendorID: ownVendor) }
-            context = listContext(query, products: products, target: request.target)
+            let products = listing.pages.map { presenter.listItem($0, ownVendorID: ownVendor, l) }
+            context = listContext(query, products: products, target: request.target, l)
             context["total_text"] = .string(Self.totalText(count: listing.totalCount, page: listing.pageNo,
-                                                           lastPage: listing.lastPage, query: query))
+                                                           lastPage: listing.lastPage, query: query, l))
             context["pagination"] = products.isEmpty ? .null : Pagination.templateValue(
                 current: listing.pageNo, last: listing.lastPage, hasPrev: listing.hasPrev,
                 hasNext: listing.hasNext, query: query)
-            context["empty"] = products.isEmpty ? Self.emptyState(query) : .null
+            context["empty"] = products.isEmpty ? Self.emptyState(query, l) : .null
             context["copy"] = .null
             newestKnown = [catalog.copy.snapshot().newestID, query.page == 1 ? listing.pages.first?.id : nil]
                 .compactMap { $0 }.max()
@@ -86,22 +87,21 @@ extension PanelApp {
             let status = await catalog.status
             guard status.syncedAt != nil else {
                 if let error = status.error { throw PageFailure(error, retryURL: query.url()) }
-                throw PageFailure(status: 502, heading: "The catalog is not available yet",
-                                  message: "This view is built from a copy of the catalog, and the Open Market API could not be reached to make it. Please try again in a moment.",
-                                  retryURL: query.url())
+                throw PageFailure(status: 502, heading: "catalog_unavailable_heading",
+                                  message: "catalog_unavailable_message", retryURL: query.url())
             }
             let snapshot = catalog.copy.snapshot()
             let result = snapshot.page(query, ownVendorID: ownVendor)
             query.page = result.pageNo
-            let products = result.products.map { presenter.listItem($0.listItem, ownVendorID: ownVendor) }
-            context = listContext(query, products: products, target: request.target)
+            let products = result.products.map { presenter.listItem($0.listItem, ownVendorID: ownVendor, l) }
+            context = listContext(query, products: products, target: request.target, l)
             context["total_text"] = .string(Self.totalText(count: result.totalCount, page: result.pageNo,
-                                                           lastPage: result.lastPage, query: query))
+                                                           lastPage: result.lastPage, query: query, l))
             context["pagination"] = products.isEmpty ? .null : Pagination.templateValue(
                 current: result.pageNo, last: result.lastPage, hasPrev: result.pageNo > 1,
                 hasNext: result.pageNo < result.lastPage, query: query)
-            context["empty"] = products.isEmpty ? Self.emptyState(query) : .null
-            context["copy"] = copyStatusValue(status)
+            context["empty"] = products.isEmpty ? Self.emptyState(query, l) : .null
+            context["copy"] = copyStatusValue(status, l)
             newestKnown = snapshot.newestID
         }
 
@@ -113,7 +113,7 @@ extension PanelApp {
         context["new_products"] = seen.map { seen in (newestKnown ?? 0) > seen } == true
             ? .object(["url": .string(Self.newestURL(query))]) : .null
 
-        var response = try page("products", title: query.search.isEmpty ? "Products" : "Search: \(query.search)",
+        var response = try page("products", title: query.search.isEmpty ? l("list_heading") : l("list_search_title", ["query": query.search]),
                                 context: context, visit: visit, section: .products)
         if let chosenView, chosenView.rawValue != request.cookies[Self.viewCookie] {
             response.setCookie(SetCookie(name: Self.viewCookie, value: chosenView.rawValue, maxAge: 365 * 24 * 3600))
@@ -135,7 +135,7 @@ extension PanelApp {
 
     /// What every list page shows besides its counts: the products, the view switch and the
     /// controls of the search form.
-    func listContext(_ query: CatalogQuery, products: [TemplateValue], target: String) -> [String: TemplateValue] {
+    func listContext(_ query: CatalogQuery, products: [TemplateValue], target: String, _ l: Localizer) -> [String: TemplateValue] {
         // "Back" returns to this very URL (as the browser asked for it) when it is a valid list
         // URL, else to the same view spelled canonically.
         let here = BackLink.validated(target) ?? query.url()
@@ -157,115 +157,105 @@ extension PanelApp {
             "here": .string(here),
             "export_url": .string(query.exportURL),
             "sort_options": .list(CatalogSort.allCases.map { sort in
-                .object(["value": .string(sort.rawValue), "label": .string(Self.sortLabel(sort)), "selected": .bool(sort == query.sort)])
+                .object(["value": .string(sort.rawValue), "label": .string(l("catalog_sort_" + Self.keySuffix(sort))), "selected": .bool(sort == query.sort)])
             }),
             "per_page_options": .list(CatalogQuery.pageSizes.map { size in
                 .object(["value": .int(size), "selected": .bool(size == query.perPage)])
             }),
             "show_options": .list(OwnerFilter.allCases.map { option in
-                .object(["value": .string(option.rawValue), "label": .string(option == .all ? "All vendors" : "Mine only"),
+                .object(["value": .string(option.rawValue), "label": .string(l(option == .all ? "catalog_show_all" : "catalog_show_mine")),
                          "checked": .bool(option == query.show)])
             }),
             "stock_options": .list(StockFilter.allCases.map { option in
-                .object(["value": .string(option.rawValue), "label": .string(Self.stockLabel(option)),
+                .object(["value": .string(option.rawValue), "label": .string(l(Self.stockKey(option))),
                          "checked": .bool(option == query.stock)])
             }),
             "currency_options": .list(([nil] + Currency.allCases.map { Optional($0) }).map { currency in
-                .object(["value": .string(currency?.rawValue ?? ""), "label": .string(currency?.rawValue ?? "Any"),
+                .object(["value": .string(currency?.rawValue ?? ""), "label": .string(currency?.rawValue ?? l("catalog_currency_any")),
                          "checked": .bool(currency == query.currency)])
             }),
             "discounted_checked": .bool(query.discountedOnly),
         ]
     }
 
-    static func sortLabel(_ sort: CatalogSort) -> String {
-        switch sort {
-        case .newest: "Newest first"
-        case .oldest: "Oldest first"
-        case .price: "Price, low to high"
-        case .priceDescending: "Price, high to low"
-        case .stock: "Stock, low to high"
-        case .stockDescending: "Stock, high to low"
-        case .name: "Name, A to Z"
-        case .updated: "Recently updated"
-        }
+    /// The catalog key of a sort's label: `catalog_sort_price_desc` for `-price`.
+    static func keySuffix(_ sort: CatalogSort) -> String {
+        sort.rawValue.hasPrefix("-") ? String(sort.rawValue.dropFirst()) + "_desc" : sort.rawValue
     }
 
-    static func stockLabel(_ filter: StockFilter) -> String {
+    static func stockKey(_ filter: StockFilter) -> String {
         switch filter {
-        case .any: "Any stock"
-        case .inStock: "In stock"
-        case .soldOut: "Sold out"
+        case .any: "catalog_stock_any"
+        case .inStock: "catalog_stock_in"
+        case .soldOut: "catalog_stock_sold_out"
         }
     }
 
     /// "How old is this copy" for a page built from it, with a warning when syncing fails.
-    func copyStatusValue(_ status: CatalogSync.Status) -> TemplateValue {
+    func copyStatusValue(_ status: CatalogSync.Status, _ l: Localizer) -> TemplateValue {
         let now = configuration.now()
         let age = status.syncedAt.map { max(0, Int(now.timeIntervalSince($0))) } ?? 0
+        let ageText = Self.ageText(age, l)
         var fields: [String: TemplateValue] = [
             "age_seconds": .int(age),
-            "age_text": .string(Self.ageText(age)),
-            "synced_iso": .string(status.syncedAt.map { ISO8601DateFormatter().string(from: $0) } ?? ""),
+            "age_text": .string(l("catalog_copy_age", ["age": ageText])),
         ]
         if let failure = status.failure {
+            var arguments = ["failure": l(failure), "age": ageText]
             let retry = status.retryAt.map { max(1, Int($0.timeIntervalSince(now).rounded(.up))) }
-            fields["warning"] = .object(["message": .string(
-                "\(failure). The list below is the local copy from \(Self.ageText(age)); the panel keeps trying"
-                + (retry.map { " (next try in \($0) s)." } ?? "."))])
+            if let retry { arguments["seconds"] = l.number(retry) }
+            fields["warning"] = .object(["message": .string(l(retry == nil ? "catalog_copy_warning" : "catalog_copy_warning_retry", arguments))])
         } else {
             fields["warning"] = .null
         }
         return .object(fields)
     }
 
-    static func ageText(_ seconds: Int) -> String {
+    static func ageText(_ seconds: Int, _ l: Localizer) -> String {
         switch seconds {
-        case ..<5: "just now"
-        case ..<60: "\(seconds) s ago"
-        case ..<3600: "\(seconds / 60) min ago"
-        default: "\(seconds / 3600) h ago"
+        case ..<5: l("catalog_age_now")
+        case ..<60: l("catalog_age_seconds", ["count": l.number(seconds)])
+        case ..<3600: l("catalog_age_minutes", ["count": l.number(seconds / 60)])
+        default: l("catalog_age_hours", ["count": l.number(seconds / 3600)])
         }
     }
 
-    static func totalText(count: Int, page: Int, lastPage: Int, query: CatalogQuery) -> String {
-        let noun = count == 1 ? "product" : "products"
-        let amount = Money.grouped(Double(count), fractionDigits: 0)
-        let pages = count > 0 ? " · page \(page) of \(max(1, lastPage))" : ""
-        if !query.search.isEmpty { return "\(amount) \(noun) match “\(query.search)”" + pages }
-        if query.isFiltered { return "\(amount) \(noun) match these filters" + pages }
+    static func totalText(count: Int, page: Int, lastPage: Int, query: CatalogQuery, _ l: Localizer) -> String {
+        let pages = count > 0 ? " · " + l("catalog_page_of", ["page": l.number(page), "last": l.number(max(1, lastPage))]) : ""
+        if !query.search.isEmpty { return l.plural("list_total_search", count: count, ["query": query.search]) + pages }
+        if query.isFiltered { return l.plural("catalog_total_filtered", count: count) + pages }
         guard count > 0 else { return "" }
-        return "\(amount) \(noun)" + pages
+        return l.plural("list_total", count: count, ["page": l.number(page), "last": l.number(max(1, lastPage))])
     }
 
-    static func emptyState(_ query: CatalogQuery) -> TemplateValue {
+    static func emptyState(_ query: CatalogQuery, _ l: Localizer) -> TemplateValue {
         if !query.search.isEmpty {
             return .object([
-                "title": .string("No products match “\(query.search)”"),
-                "message": .string("Try another word, or a part of the product's or the vendor's name."),
+                "title": .string(l("list_empty_search_title", ["query": query.search])),
+                "message": .string(l("list_empty_search_message")),
                 "show_register": false,
-                "back": .object(["url": .string(query.cleared.url(page: 1)), "label": "Show all products"]),
+                "back": .object(["url": .string(query.cleared.url(page: 1)), "label": .string(l("list_show_all"))]),
             ])
         }
         if query.isFiltered {
             return .object([
-                "title": "No products match these filters",
-                "message": "Loosen a filter to see more products.",
+                "title": .string(l("catalog_empty_filtered_title")),
+                "message": .string(l("catalog_empty_filtered_message")),
                 "show_register": false,
-                "back": .object(["url": .string(query.cleared.url(page: 1)), "label": "Clear the filters"]),
+                "back": .object(["url": .string(query.cleared.url(page: 1)), "label": .string(l("catalog_clear_filters"))]),
             ])
         }
         if query.page > 1 {
             return .object([
-                "title": .string("Page \(query.page) is empty"),
-                "message": .string("There are fewer products than this page would need."),
+                "title": .string(l("list_empty_page_title", ["page": l.number(query.page)])),
+                "message": .string(l("list_empty_page_message")),
                 "show_register": false,
-                "back": .object(["url": .string(query.url(page: 1)), "label": "Go to the first page"]),
+                "back": .object(["url": .string(query.url(page: 1)), "label": .string(l("list_first_page"))]),
             ])
         }
         return .object([
-            "title": "No products yet",
-            "message": "Your store is empty. Register your first product to see it here.",
+            "title": .string(l("list_empty_title")),
+            "message": .string(l("list_empty_message")),
             "show_register": true,
             "back": .null,
         ])

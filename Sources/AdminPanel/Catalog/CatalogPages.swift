@@ -21,9 +21,8 @@ extension PanelApp {
         let status = await catalog.status
         guard status.syncedAt != nil else {
             if let error = status.error { throw PageFailure(error, retryURL: query.exportURL) }
-            throw PageFailure(status: 502, heading: "The catalog is not available yet",
-                              message: "The export is built from a copy of the catalog, and the Open Market API could not be reached to make it. Please try again in a moment.",
-                              retryURL: query.exportURL)
+            throw PageFailure(status: 502, heading: "catalog_unavailable_heading",
+                              message: "catalog_unavailable_message", retryURL: query.exportURL)
         }
         let snapshot = catalog.copy.snapshot()
         let order = snapshot.all(query, ownVendorID: await vendor.id)

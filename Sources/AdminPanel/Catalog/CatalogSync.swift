@@ -11,7 +11,7 @@ actor CatalogSync {
     /// What a page says about the copy it was built from.
     struct Status: Sendable {
         var syncedAt: Date?
-        /// The last sync failed: why, and when the next try is due.
+        /// The last sync failed: why (a catalog key), and when the next try is due.
         var failure: String?
         var retryAt: Date?
         /// The API's failure behind `failure`, for a page that has no copy to fall back on.
@@ -136,7 +136,7 @@ actor CatalogSync {
         } catch {
             failures += 1
             lastError = error as? OpenMarketError
-            failure = (error as? OpenMarketError).map { PageFailure($0, retryURL: nil).heading } ?? "The copy could not be updated"
+            failure = (error as? OpenMarketError).map { PageFailure($0, retryURL: nil).heading } ?? "catalog_sync_failed"
             retryAt = now().addingTimeInterval(Self.backOff(failures: failures))
             return false
         }
