@@ -9,7 +9,7 @@
   const POLL_MS = 10000;
 
   // The page's language: texts from the catalog handed over in <body data-strings>.
-  function text(key) {
+  function T(key) {
     let strings = {};
     try { strings = JSON.parse(document.body.dataset.strings || "{}"); } catch (error) { strings = {}; }
     return Object.prototype.hasOwnProperty.call(strings, key) ? strings[key] : key;
@@ -61,10 +61,10 @@
     notice.className = "flash flash--info";
     notice.setAttribute("data-new-products", "");
     notice.setAttribute("role", "status");
-    notice.append(text("catalog_new_products") + " ");
+    notice.append(T("catalog_new_products") + " ");
     const anchor = document.createElement("a");
     anchor.href = link;
-    anchor.textContent = text("catalog_new_products_link");
+    anchor.textContent = T("catalog_new_products_link");
     notice.append(anchor);
     head.insertAdjacentElement("afterend", notice);
   }

@@ -157,7 +157,7 @@ extension PanelApp {
             "here": .string(here),
             "export_url": .string(query.exportURL),
             "sort_options": .list(CatalogSort.allCases.map { sort in
-                .object(["value": .string(sort.rawValue), "label": .string(l("catalog_sort_" + Self.keySuffix(sort))), "selected": .bool(sort == query.sort)])
+                .object(["value": .string(sort.rawValue), "label": .string(l(Self.sortKey(sort))), "selected": .bool(sort == query.sort)])
             }),
             "per_page_options": .list(CatalogQuery.pageSizes.map { size in
                 .object(["value": .int(size), "selected": .bool(size == query.perPage)])
@@ -178,9 +178,17 @@ extension PanelApp {
         ]
     }
 
-    /// The catalog key of a sort's label: `catalog_sort_price_desc` for `-price`.
-    static func keySuffix(_ sort: CatalogSort) -> String {
-        sort.rawValue.hasPrefix("-") ? String(sort.rawValue.dropFirst()) + "_desc" : sort.rawValue
+    static func sortKey(_ sort: CatalogSort) -> String {
+        switch sort {
+        case .newest: "catalog_sort_newest"
+        case .oldest: "catalog_sort_oldest"
+        case .price: "catalog_sort_price"
+        case .priceDescending: "catalog_sort_price_desc"
+        case .stock: "catalog_sort_stock"
+        case .stockDescending: "catalog_sort_stock_desc"
+        case .name: "catalog_sort_name"
+        case .updated: "catalog_sort_updated"
+        }
     }
 
     static func stockKey(_ filter: StockFilter) -> String {
