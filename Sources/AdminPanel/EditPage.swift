@@ -87,6 +87,8 @@ extension PanelApp {
         do throws(OpenMarketError) {
             let updated = try await client.update(id: id, changes: changes)
             await catalogRecord(updated)
+            await activity.record(ActivityEntry(session, request, action: "edit", productID: id,
+                changes: changes.activityChanges(from: current, thumbnailID: presenter.thumbnailImageID(of: current))))
             return await redirect(to: state.back ?? "/products/\(id)", flash: l("flash_saved", ["name": updated.name]), session: session)
         } catch {
             if case .notFound = error { await catalogRemove(id) }

@@ -25,6 +25,11 @@ final class PanelApp: Sendable {
     let catalog: CatalogSync
     let catalogDatabase: CatalogDatabase
     let newestCheck: NewestProductCheck
+    let database: PanelDatabase
+    let activity: ActivityLog
+    let hostAllowList: HostAllowList
+    /// The port the panel listens on (known after binding; port 0 picks one).
+    let listeningPort = ListeningPort()
 
     init(configuration: PanelConfiguration, transport: any HTTPTransport) throws {
         self.configuration = configuration
@@ -50,13 +55,17 @@ final class PanelApp: Sendable {
         vendor = VendorIdentity(id: configuration.vendorID)
         loginAttempts = AddressLimiter(limit: 10, window: 600, now: configuration.now)
         do {
-            let path = configuration.dataDirectory.map { $0.appendingPathComponent("panel.sqlite").path }
-            if let folder = configuration.dataDirectory {
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            }
-            catalogDatabase = try CatalogDatabase(path: path)
+            hostAllowList = try HostAllowList(bindHost: configuration.host, allowedHosts: configuration.allowedHosts)
         } catch {
-            throw PanelStartupError("the panel's database in \(configuration.dataDirectory?.path ?? "memory") cannot be opened: \(error)")
+            throw PanelStartupError(error.description)
+        }
+        database = try PanelDatabase(directory: configuration.dataDirectory ?? FileManager.default.temporaryDirectory
+            .appendingPathComponent("openmarket-admin-data-\(SecureToken.make(byteCount: 12))", isDirectory: true))
+        activity = ActivityLog(database: database, now: configuration.now)
+        do {
+            catalogDatabase = try CatalogDatabase(database.writer)
+        } catch {
+            throw PanelStartupError("the catalog copy in \(database.database.path) cannot be opened: \(error)")
         }
         let copy = CatalogCopy()
         if let stored = try? catalogDatabase.loadAll() { copy.load(stored.products, syncedAt: stored.syncedAt) }

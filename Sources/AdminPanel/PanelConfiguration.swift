@@ -13,6 +13,12 @@ public struct PanelConfiguration: Sendable {
     public var templatesDirectory: URL
     /// Non-nil turns on the login page; the executable sets it when listening beyond loopback.
     public var accessCode: String?
+    /// DATA: the panel keeps `panel.sqlite` here; nil = a fresh private folder (tests).
+    public var dataDirectory: URL?
+    /// `--allowed-host` values: names (with an optional port) besides the panel's own.
+    public var allowedHosts: [String] = []
+    /// `--activity-days`: activity rows older than this are removed.
+    public var activityDays = 365
     /// Private folder for staged uploads; nil = a fresh one under the temporary directory.
     public var stagingDirectory: URL?
     public var stagingLifetime: TimeInterval = 3600
@@ -25,8 +31,6 @@ public struct PanelConfiguration: Sendable {
     public var deleteAttemptLimit = 5
     public var deleteAttemptWindow: TimeInterval = 600
     public var itemsPerPage = 20
-    /// DATA: the panel keeps `panel.sqlite` here; nil = in memory only (tests).
-    public var dataDirectory: URL?
     /// How often the local catalog copy is synced in the background while the panel is used.
     public var catalogSyncInterval: TimeInterval = 30
     /// A page from the copy syncs first when the copy is older than this (the 60 s promise).

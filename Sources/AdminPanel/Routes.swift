@@ -5,6 +5,7 @@ extension PanelApp {
     func routes() -> Router {
         var router = Router()
         router.use(SecurityHeaders.middleware)
+        router.use(hostCheckMiddleware())
         router.use(originCheckMiddleware())
         router.use(accessControlMiddleware())
 

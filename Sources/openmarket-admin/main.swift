@@ -129,6 +129,8 @@ var configuration = PanelConfiguration(host: options.host, port: options.port, a
                                        publicDirectory: publicDirectory, templatesDirectory: templatesDirectory)
 configuration.mediaOrigins = options.mediaOrigins
 configuration.dataDirectory = URL(fileURLWithPath: options.dataDirectory)
+configuration.allowedHosts = options.allowedHosts
+configuration.activityDays = options.activityDays
 // Listening beyond loopback turns on sign-in; a code is generated (and printed) when none is set.
 configuration.accessCode = options.accessCode
     ?? (LaunchOptions.isLoopback(options.host) ? nil : LaunchOptions.generatedAccessCode())

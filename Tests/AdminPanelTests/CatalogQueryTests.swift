@@ -157,20 +157,27 @@ import OpenMarketCore
         #expect(copy.snapshot().products.map(\.name) == ["edited elsewhere"])
     }
 
+    /// As the panel opens it at start (blocking calls, outside async code).
+    static func openCatalog(_ folder: URL) throws -> CatalogDatabase {
+        try CatalogDatabase(PanelDatabase(directory: folder).writer)
+    }
+
+    static func load(_ database: CatalogDatabase) throws -> (products: [CatalogProduct], syncedAt: Date?) {
+        try database.loadAll()
+    }
+
     @Test func theDatabaseKeepsTheCopyAcrossRestarts() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-db-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("panel.sqlite").path
         let synced = Date(timeIntervalSince1970: 1_700_000_123)
         do {
-            let database = try CatalogDatabase(path: path)
+            let database = try Self.openCatalog(folder)
             try await database.persist(.init(upserted: [Self.product(1, name: "무선 키보드", vendorName: "가게"), Self.product(2)]),
                                        syncedAt: synced)
             try await database.persist(.init(deleted: [2]), syncedAt: nil)
         }
-        let reopened = try CatalogDatabase(path: path)
-        let stored = try reopened.loadAll()
+        let stored = try Self.load(try Self.openCatalog(folder))
         #expect(stored.products == [Self.product(1, name: "무선 키보드", vendorName: "가게")])
         #expect(stored.syncedAt == synced)
     }

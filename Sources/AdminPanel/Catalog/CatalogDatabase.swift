@@ -1,46 +1,45 @@
-import Dispatch
 import Foundation
 import OpenMarketCore
+import SQLiteStore
 
-/// The local catalog copy on disk, in `DATA/panel.sqlite` (tables `catalog_*`), so a restarted
-/// panel shows its copy (with its age) at once instead of waiting for a sync. The copy in memory
-/// is what pages read; this only persists it. Work runs on a serial queue of its own, so an
-/// fsync never holds a thread of the concurrency pool.
+/// The local catalog copy on disk, in `DATA/panel.sqlite` (tables `catalog_*`, beside the
+/// people and activity tables of `PanelDatabase`), so a restarted panel shows its copy (with its
+/// age) at once instead of waiting for a sync. The copy in memory is what pages read; this only
+/// persists it, through the database's writer queue (never a thread of the concurrency pool).
 final class CatalogDatabase: Sendable {
-    private let connection: SQLiteConnection
-    private let queue = DispatchQueue(label: "catalog-database")
+    private let writer: SerialDatabase
 
-    /// `path` nil: an in-memory database (tests, or a panel started without a data folder).
-    init(path: String?) throws {
-        connection = try SQLiteConnection(path: path ?? ":memory:")
-        try queue.sync {
-            if path != nil { try connection.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;") }
-            try connection.execute("""
-                CREATE TABLE IF NOT EXISTS catalog_products (
-                    id INTEGER PRIMARY KEY,
-                    vendor_id INTEGER NOT NULL,
-                    vendor_name TEXT,
-                    name TEXT NOT NULL,
-                    -- name and vendor name lowercased without spaces: what a search matches
-                    search_key TEXT NOT NULL,
-                    thumbnail TEXT NOT NULL,
-                    currency TEXT NOT NULL,
-                    price REAL NOT NULL,
-                    bargain_price REAL NOT NULL,
-                    discounted_price REAL NOT NULL,
-                    stock INTEGER NOT NULL,
-                    created_at REAL NOT NULL,
-                    issued_at REAL NOT NULL,
-                    changed_at REAL NOT NULL);
-                CREATE INDEX IF NOT EXISTS catalog_products_search ON catalog_products (search_key);
-                CREATE TABLE IF NOT EXISTS catalog_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-                """)
-        }
+    static let schema = """
+        CREATE TABLE IF NOT EXISTS catalog_products (
+            id INTEGER PRIMARY KEY,
+            vendor_id INTEGER NOT NULL,
+            vendor_name TEXT,
+            name TEXT NOT NULL,
+            -- name and vendor name lowercased without white space: what a search matches
+            search_key TEXT NOT NULL,
+            thumbnail TEXT NOT NULL,
+            currency TEXT NOT NULL,
+            price REAL NOT NULL,
+            bargain_price REAL NOT NULL,
+            discounted_price REAL NOT NULL,
+            stock INTEGER NOT NULL,
+            created_at REAL NOT NULL,
+            issued_at REAL NOT NULL,
+            changed_at REAL NOT NULL);
+        CREATE INDEX IF NOT EXISTS catalog_products_search ON catalog_products (search_key);
+        CREATE TABLE IF NOT EXISTS catalog_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        """
+
+    @available(*, noasync, message: "start-up only")
+    init(_ writer: SerialDatabase) throws {
+        self.writer = writer
+        try writer.performNow { try $0.execute(Self.schema) }
     }
 
     /// Everything stored, and when it was last synced.
+    @available(*, noasync, message: "start-up only")
     func loadAll() throws -> (products: [CatalogProduct], syncedAt: Date?) {
-        try queue.sync {
+        try writer.performNow { connection in
             var products: [CatalogProduct] = []
             try connection.query("""
                 SELECT id, vendor_id, vendor_name, name, thumbnail, currency, price, bargain_price,
@@ -64,18 +63,14 @@ final class CatalogDatabase: Sendable {
     /// Stores what changed (one transaction); `syncedAt` after a completed sync.
     func persist(_ changes: CatalogCopy.Changes, syncedAt: Date?) async throws {
         guard !changes.isEmpty || syncedAt != nil else { return }
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            queue.async { [connection] in
-                continuation.resume(with: Result {
-                    try connection.transaction {
-                        for product in changes.upserted { try Self.upsert(product, connection) }
-                        for id in changes.deleted { try connection.run("DELETE FROM catalog_products WHERE id = ?", [.integer(id)]) }
-                        if let syncedAt {
-                            try connection.run("INSERT OR REPLACE INTO catalog_meta (key, value) VALUES ('synced_at', ?)",
-                                               [.text(String(syncedAt.timeIntervalSince1970))])
-                        }
-                    }
-                })
+        try await writer.perform { connection in
+            try connection.transaction {
+                for product in changes.upserted { try Self.upsert(product, connection) }
+                for id in changes.deleted { try connection.run("DELETE FROM catalog_products WHERE id = ?", [.integer(id)]) }
+                if let syncedAt {
+                    try connection.run("INSERT OR REPLACE INTO catalog_meta (key, value) VALUES ('synced_at', ?)",
+                                       [.text(String(syncedAt.timeIntervalSince1970))])
+                }
             }
         }
     }
