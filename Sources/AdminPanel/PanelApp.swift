@@ -16,6 +16,9 @@ final class PanelApp: Sendable {
     let media: MediaLinks
     let sessions: SessionStore
     let staging: StagedUploads
+    /// This process's folder under DATA/uploads; large uploads are spooled to its `spool`.
+    let scratch: ScratchFolder
+    let spoolDirectory: URL
     let mediaCache: MediaCache
     let vendor: VendorIdentity
     let loginAttempts: AddressLimiter
@@ -38,8 +41,16 @@ final class PanelApp: Sendable {
         presenter = ProductPresenter(media: media)
         sessions = SessionStore(deleteLimit: configuration.deleteAttemptLimit,
                                 deleteWindow: configuration.deleteAttemptWindow, now: configuration.now)
-        staging = try StagedUploads(directory: configuration.stagingDirectory ?? StagedUploads.makePrivateDirectory(),
-                                    lifetime: configuration.stagingLifetime, now: configuration.now)
+        let uploads = configuration.uploadsDirectory
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("openmarket-admin-uploads", isDirectory: true)
+        do {
+            scratch = try ScratchFolder.claim(in: uploads)
+            spoolDirectory = try scratch.subfolder("spool")
+            staging = try StagedUploads(directory: scratch.subfolder("staging"),
+                                        lifetime: configuration.stagingLifetime, now: configuration.now)
+        } catch {
+            throw PanelStartupError("the uploads folder \(uploads.path) cannot be used: \(error)")
+        }
         mediaCache = MediaCache(maxBytes: configuration.mediaCacheBytes)
         vendor = VendorIdentity(id: configuration.vendorID)
         loginAttempts = AddressLimiter(limit: 10, window: 600, now: configuration.now)

@@ -13,8 +13,10 @@ public struct PanelConfiguration: Sendable {
     public var templatesDirectory: URL
     /// Non-nil turns on the login page; the executable sets it when listening beyond loopback.
     public var accessCode: String?
-    /// Private folder for staged uploads; nil = a fresh one under the temporary directory.
-    public var stagingDirectory: URL?
+    /// `DATA/uploads`: the panel spools large uploads and stages images in a folder of its own
+    /// there, and at start removes what a killed panel left (see `ScratchFolder`).
+    /// nil = `openmarket-admin-uploads` in the system's temporary directory.
+    public var uploadsDirectory: URL?
     public var stagingLifetime: TimeInterval = 3600
     /// Origins besides the API's whose images `/media` may fetch (the real API keeps its images
     /// in a storage bucket on another host). Empty = the API's origin only.

@@ -10,6 +10,9 @@ public final class Sandbox: Sendable {
     private let demo: VendorSetup.DemoVendor
     private let server: HTTPServer
     private let base: LockedValue<String>
+    /// The sandbox's own folder under DATA/uploads (large uploads are spooled there); claiming it
+    /// removes what a killed process left.
+    private let scratch: ScratchFolder
 
     /// Opens (or creates) the store in the data folder, sets up the vendors and, when the store
     /// is empty and `seed` > 0, adds the sample products. Does not listen yet.
@@ -26,9 +29,15 @@ public final class Sandbox: Sendable {
             _ = try SampleProducts.seed(configuration.seed, store: store, vendorID: demo.record.id)
         }
         base = LockedValue(Self.url(host: configuration.host, port: configuration.port))
-        let api = SandboxAPI(store: store, dialect: configuration.dialect,
+        do {
+            scratch = try ScratchFolder.claim(in: configuration.dataDirectory.appendingPathComponent("uploads", isDirectory: true))
+        } catch {
+            throw SandboxStartupError("\(error)")
+        }
+        var api = SandboxAPI(store: store, dialect: configuration.dialect,
                              input: ProductInput(dialect: configuration.dialect, strict: configuration.strict),
                              baseURL: base)
+        api.spoolDirectory = try? scratch.subfolder("spool")
         var serverConfiguration = ServerConfiguration()
         serverConfiguration.host = configuration.host
         serverConfiguration.port = configuration.port
@@ -54,6 +63,7 @@ public final class Sandbox: Sendable {
     /// Stops accepting connections and lets requests in flight finish.
     public func shutdown() async {
         await server.shutdown()
+        scratch.remove()
     }
 
     private static func url(host: String, port: Int) -> String {

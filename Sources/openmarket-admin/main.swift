@@ -127,6 +127,7 @@ if let api = options.api, let identifier = options.identifier, let secret = opti
 var configuration = PanelConfiguration(host: options.host, port: options.port, api: client, vendorID: vendorID,
                                        publicDirectory: publicDirectory, templatesDirectory: templatesDirectory)
 configuration.mediaOrigins = options.mediaOrigins
+configuration.uploadsDirectory = URL(fileURLWithPath: options.dataDirectory).appendingPathComponent("uploads", isDirectory: true)
 // Listening beyond loopback turns on sign-in; a code is generated (and printed) when none is set.
 configuration.accessCode = options.accessCode
     ?? (LaunchOptions.isLoopback(options.host) ? nil : LaunchOptions.generatedAccessCode())

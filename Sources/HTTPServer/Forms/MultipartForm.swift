@@ -76,14 +76,18 @@ public struct MultipartForm: Sendable {
 extension HTTPRequest {
     /// Parses a `multipart/form-data` body while it arrives. Throws `HTTPError` 415 (other
     /// content type), 400 (malformed, missing final boundary) or 413 (limits).
-    public func multipartForm(limits: MultipartLimits = MultipartLimits()) async throws -> MultipartForm {
+    /// Files past `limits.spoolThreshold` are spooled to `spoolDirectory` (a `ScratchFolder`'s,
+    /// so a crash leaves nothing behind for long); nil = the system's temporary directory.
+    public func multipartForm(limits: MultipartLimits = MultipartLimits(),
+                              spoolDirectory: URL? = nil) async throws -> MultipartForm {
         guard let header = headers["Content-Type"] else { throw HTTPError(status: 415, message: "Expected a multipart form") }
         let type = MediaType(header)
         guard type.essence == "multipart/form-data" else { throw HTTPError(status: 415, message: "Expected a multipart form") }
         guard let boundary = type.parameters["boundary"], MultipartParser.isValidBoundary(boundary) else {
             throw HTTPError(status: 400, message: "Missing or invalid multipart boundary")
         }
-        var assembler = MultipartAssembler(boundary: boundary, limits: limits, body: body)
+        var assembler = MultipartAssembler(boundary: boundary, limits: limits, body: body,
+                                           spoolDirectory: spoolDirectory?.path ?? NSTemporaryDirectory())
         for try await piece in body.chunks() {
             try assembler.consume(piece)
         }
@@ -102,11 +106,13 @@ struct MultipartAssembler {
     private var buffer = Data()
     private var size = 0
     private var spool: (handle: FileHandle, path: String)?
+    private let spoolDirectory: String
 
-    init(boundary: String, limits: MultipartLimits, body: RequestBody) {
+    init(boundary: String, limits: MultipartLimits, body: RequestBody, spoolDirectory: String = NSTemporaryDirectory()) {
         parser = MultipartParser(boundary: boundary, maxHeaderBytes: limits.maxHeaderBytesPerPart)
         self.limits = limits
         self.body = body
+        self.spoolDirectory = spoolDirectory
     }
 
     mutating func consume(_ piece: Data) throws {
@@ -151,7 +157,7 @@ struct MultipartAssembler {
 
     private mutating func appendFileBytes(_ bytes: ArraySlice<UInt8>) throws {
         if spool == nil && buffer.count + bytes.count > limits.spoolThreshold {
-            let (handle, path) = try Self.makeSpoolFile()
+            let (handle, path) = try Self.makeSpoolFile(in: spoolDirectory)
             body.registerSpoolFile(path)
             spool = (handle, path)
             try handle.write(contentsOf: buffer)
@@ -190,8 +196,8 @@ struct MultipartAssembler {
     }
 
     /// A new file only this process can read (mkstemp creates it with mode 0600).
-    static func makeSpoolFile() throws -> (FileHandle, String) {
-        var template = Array((NSTemporaryDirectory() + "/httpserver-upload-XXXXXX").utf8CString)
+    static func makeSpoolFile(in directory: String) throws -> (FileHandle, String) {
+        var template = Array((directory + "/httpserver-upload-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw HTTPError(status: 500, message: "Cannot store the upload") }
         let path = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
