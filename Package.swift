@@ -15,22 +15,35 @@ let package = Package(
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
         // epoll, eventfd, accept4 and sendfile for HTTPServer's event loop (Linux system headers).
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
+        // The system's OpenSSL (libssl/libcrypto) for HTTPS, through a module map.
+        .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL"),
+
+        // libsodium: Argon2id password hashes, SHA-256 and HMAC for the panel's sign-in.
+        .systemLibrary(name: "CSodium", path: "Sources/CSodium"),
 
         .target(name: "OpenMarketCore"),
-        .target(name: "HTTPServer", dependencies: ["CEpoll"]),
+        // The one home of SQLite access (connections, serial queues, WAL files) for sandbox and panel.
+        .target(name: "SQLiteStore", dependencies: ["CSQLite"]),
+        // What the server and the client share: sockets, the event loop, the lock, blocking work, secrets, ASCII.
+        .target(name: "NetworkIO", dependencies: ["CEpoll"]),
+        // TLS sessions driven by our own event loops, certificates (OpenSSL does the cryptography).
+        .target(name: "TLS", dependencies: ["COpenSSL"]),
+        .target(name: "HTTPServer", dependencies: ["NetworkIO", "TLS"]),
         .target(name: "HTMLTemplates"),
-        .target(name: "OpenMarketSandbox", dependencies: ["HTTPServer", "OpenMarketCore", "CSQLite"]),
-        .target(name: "AdminPanel", dependencies: ["HTTPServer", "HTMLTemplates", "OpenMarketCore"]),
+        .target(name: "OpenMarketSandbox", dependencies: ["HTTPServer", "NetworkIO", "OpenMarketCore", "SQLiteStore"]),
+        .target(name: "AdminPanel", dependencies: ["HTTPServer", "NetworkIO", "HTMLTemplates", "OpenMarketCore", "SQLiteStore", "CSodium"]),
 
-        .executableTarget(name: "openmarket-admin", dependencies: ["AdminPanel", "OpenMarketSandbox"]),
+        .executableTarget(name: "openmarket-admin", dependencies: ["AdminPanel", "NetworkIO", "OpenMarketSandbox"]),
         .executableTarget(name: "openmarket-sandbox", dependencies: ["OpenMarketSandbox"]),
         .executableTarget(name: "server-benchmark", dependencies: ["HTTPServer"]),
 
         .testTarget(name: "OpenMarketCoreTests", dependencies: ["OpenMarketCore"], exclude: ["Fixtures"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
+        .testTarget(name: "NetworkIOTests", dependencies: ["NetworkIO"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "NetworkIO", "TLS"]),
+        .testTarget(name: "TLSTests", dependencies: ["TLS"]),
         .testTarget(name: "HTMLTemplatesTests", dependencies: ["HTMLTemplates"]),
-        .testTarget(name: "OpenMarketSandboxTests", dependencies: ["OpenMarketSandbox", "OpenMarketCore", "HTTPServer"]),
-        .testTarget(name: "AdminPanelTests", dependencies: ["AdminPanel", "OpenMarketSandbox", "OpenMarketCore", "HTTPServer"]),
+        .testTarget(name: "OpenMarketSandboxTests", dependencies: ["OpenMarketSandbox", "OpenMarketCore", "HTTPServer", "SQLiteStore"]),
+        .testTarget(name: "AdminPanelTests", dependencies: ["AdminPanel", "OpenMarketSandbox", "OpenMarketCore", "HTTPServer", "SQLiteStore"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -11,7 +11,11 @@ public func fuzzRequestParser(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CIn
     let pieceSize = Int(bytes[0] % 17) + 1
     let stream = Array(bytes.dropFirst())
     // Small limits, so the limit checks themselves are reached often.
-    let limits = ParserLimits(maxRequestLineBytes: 96, maxHeaderBytes: 256, maxHeaderCount: 8, bodyLimit: 512)
+    var limits = ServerLimits()
+    limits.maxRequestLineBytes = 96
+    limits.maxHeaderBytes = 256
+    limits.maxHeaderCount = 8
+    limits.defaultBodyLimit = 512
 
     let whole = FuzzRequestStream.parse([stream], limits: limits)
     var pieces: [[UInt8]] = []
@@ -31,7 +35,7 @@ enum FuzzRequestStream {
         case error(Int)
     }
 
-    static func parse(_ pieces: [[UInt8]], limits: ParserLimits) -> [Outcome] {
+    static func parse(_ pieces: [[UInt8]], limits: ServerLimits) -> [Outcome] {
         var parser = RequestParser(limits: limits)
         var outcomes: [Outcome] = []
         var head: RequestHead?
@@ -51,7 +55,7 @@ enum FuzzRequestStream {
                 case .body(let b):
                     fuzzCheck(head != nil && !b.isEmpty, "a body piece outside a request, or an empty one")
                     body += b
-                    fuzzCheck(body.count <= limits.bodyLimit, "body beyond its limit")
+                    fuzzCheck(body.count <= limits.defaultBodyLimit, "body beyond its limit")
                     continue
                 case .end:
                     outcomes.append(.request(head!, body: body))

@@ -22,6 +22,10 @@ public struct LaunchOptions: Sendable, Equatable {
     public var seed = 0
     /// Extra origins `/media` may fetch images from (comma-separated on the command line).
     public var mediaOrigins: [URL] = []
+    /// `--allowed-host` (repeatable) / `OPENMARKET_ALLOWED_HOSTS` (comma-separated).
+    public var allowedHosts: [String] = []
+    /// `--activity-days`: how long activity rows are kept.
+    public var activityDays = 365
     public var showHelp = false
 
     public init() {}
@@ -34,8 +38,12 @@ public struct LaunchOptions: Sendable, Equatable {
         ("sandbox-port", "OPENMARKET_SANDBOX_PORT"), ("public", "OPENMARKET_PUBLIC"),
         ("templates", "OPENMARKET_TEMPLATES"), ("timeout", "OPENMARKET_TIMEOUT"),
         ("access-code", "OPENMARKET_ACCESS_CODE"), ("seed", "OPENMARKET_SEED"),
-        ("media-origin", "OPENMARKET_MEDIA_ORIGIN"),
+        ("media-origin", "OPENMARKET_MEDIA_ORIGIN"), ("allowed-host", "OPENMARKET_ALLOWED_HOSTS"),
+        ("activity-days", "OPENMARKET_ACTIVITY_DAYS"),
     ]
+
+    /// Flags that may be given more than once; their values add up (comma-joined).
+    static let repeatable: Set<String> = ["allowed-host"]
 
     public static let usage = """
         Usage: openmarket-admin [options]
@@ -59,13 +67,17 @@ public struct LaunchOptions: Sendable, Equatable {
           --seed N            sample products for an empty embedded sandbox (default 0)
           --media-origin URLS images may also come from these origins, comma-separated
                               (e.g. the real API's https://s3.ap-northeast-2.amazonaws.com)
+          --allowed-host NAME[:PORT]  another name the panel answers to (repeatable); it always
+                              answers to 127.0.0.1, localhost and [::1], and beyond loopback to
+                              this machine's addresses, host name and HOSTNAME.local
+          --activity-days N   keep the activity log this many days (default 365)
           --help              show this help
 
         Every option can also come from the environment: OPENMARKET_HOST, OPENMARKET_PORT,
         OPENMARKET_API, OPENMARKET_DIALECT, OPENMARKET_IDENTIFIER, OPENMARKET_SECRET,
         OPENMARKET_VENDOR_ID, OPENMARKET_DATA, OPENMARKET_SANDBOX_PORT, OPENMARKET_PUBLIC,
         OPENMARKET_TEMPLATES, OPENMARKET_TIMEOUT, OPENMARKET_ACCESS_CODE, OPENMARKET_SEED,
-        OPENMARKET_MEDIA_ORIGIN.
+        OPENMARKET_MEDIA_ORIGIN, OPENMARKET_ALLOWED_HOSTS (comma-separated), OPENMARKET_ACTIVITY_DAYS.
         """
 
     /// A bad command line, explained in one line (the executable exits with status 2).
@@ -101,7 +113,11 @@ public struct LaunchOptions: Sendable, Equatable {
                 value = arguments[index]
                 index += 1
             }
-            given[name] = value
+            if Self.repeatable.contains(name), let earlier = given[name], let value {
+                given[name] = earlier + "," + value
+            } else {
+                given[name] = value
+            }
         }
         for (flag, env) in flags where given[flag] == nil {
             if let value = environment[env], !value.isEmpty { given[flag] = value }
@@ -173,6 +189,20 @@ public struct LaunchOptions: Sendable, Equatable {
                 }
                 mediaOrigins.append(url)
             }
+        }
+        if let text = given["allowed-host"] {
+            allowedHosts = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            do {
+                _ = try HostAllowList(bindHost: "127.0.0.1", allowedHosts: allowedHosts, interfaces: [], hostName: "")
+            } catch {
+                throw Problem(description: error.description)
+            }
+        }
+        if let text = given["activity-days"] {
+            guard let value = Int(text), (1...36_500).contains(value) else {
+                throw Problem(description: "--activity-days must be a number of days from 1 to 36500")
+            }
+            activityDays = value
         }
         if api != nil, identifier == nil || secret == nil {
             throw Problem(description: "--api needs --identifier and --secret (or OPENMARKET_IDENTIFIER and OPENMARKET_SECRET)")

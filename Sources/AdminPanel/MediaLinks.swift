@@ -1,4 +1,5 @@
 import Foundation
+import NetworkIO
 
 /// Maps the API's absolute image URLs to the panel's `/media/…` route and back. Only URLs on the
 /// configured API origin (and on media origins the operator configured, e.g. the real API's
@@ -24,7 +25,7 @@ struct MediaLinks: Sendable {
         }
 
         func url(encodedPath: String) -> URL? {
-            let shownHost = host.contains(":") ? "[\(host)]" : host
+            let shownHost = HostName.bracketed(host)
             let defaultPort = scheme == "https" ? 443 : 80
             let authority = port == defaultPort ? shownHost : "\(shownHost):\(port)"
             return URL(string: "\(scheme)://\(authority)/\(encodedPath)")
@@ -48,7 +49,7 @@ struct MediaLinks: Sendable {
         api = Origin(apiBaseURL)
         extra = extraOrigins.map(Origin.init)
         let host = apiBaseURL.host ?? ""
-        let shownHost = host.contains(":") ? "[\(host)]" : host
+        let shownHost = HostName.bracketed(host)
         originPrefix = "\(api.scheme)://\(shownHost)" + (apiBaseURL.port.map { ":\($0)" } ?? "") + "/"
     }
 

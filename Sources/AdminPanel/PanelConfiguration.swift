@@ -13,10 +13,14 @@ public struct PanelConfiguration: Sendable {
     public var templatesDirectory: URL
     /// Non-nil turns on the login page; the executable sets it when listening beyond loopback.
     public var accessCode: String?
-    /// `DATA/uploads`: the panel spools large uploads and stages images in a folder of its own
-    /// there, and at start removes what a killed panel left (see `ScratchFolder`).
-    /// nil = `openmarket-admin-uploads` in the system's temporary directory.
-    public var uploadsDirectory: URL?
+    /// DATA: the panel keeps `panel.sqlite` here, and spools large uploads and stages images in a
+    /// folder of its own under `uploads/`, removing at start what a killed panel left (see
+    /// `ScratchFolder`). nil = a fresh private folder (tests).
+    public var dataDirectory: URL?
+    /// `--allowed-host` values: names (with an optional port) besides the panel's own.
+    public var allowedHosts: [String] = []
+    /// `--activity-days`: activity rows older than this are removed.
+    public var activityDays = 365
     public var stagingLifetime: TimeInterval = 3600
     /// Origins besides the API's whose images `/media` may fetch (the real API keeps its images
     /// in a storage bucket on another host). Empty = the API's origin only.

@@ -34,7 +34,7 @@ actor StagedUploads {
     private let maxImagesPerBatch: Int
     private let maxTotalBytes: Int
     private let now: @Sendable () -> Date
-    private let executor = DedicatedThreadExecutor()
+    private let executor = BlockingThread()
 
     nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 

@@ -1,4 +1,5 @@
 import Foundation
+@_exported import NetworkIO   // Locked, Secrets, ASCII…: users of the server need no second import
 
 /// An HTTP/1.1 server on plain sockets.
 ///
@@ -21,7 +22,8 @@ public final class HTTPServer: Sendable {
     public init(configuration: ServerConfiguration = ServerConfiguration(), router: Router) {
         self.configuration = configuration
         self.context = ServerContext(router: router, limits: configuration.limits, accessLog: configuration.accessLog,
-                                     handlersOnEventLoop: configuration.runHandlersOnEventLoops)
+                                     handlersOnEventLoop: configuration.runHandlersOnEventLoops,
+                                     makeTransport: configuration.transportFactory)
     }
 
     /// Binds, listens and starts serving. Returns the real port (useful with port 0).
@@ -43,7 +45,7 @@ public final class HTTPServer: Sendable {
                 close(fd)
                 throw error
             }
-            let listener = Listener(fd: fd, loop: loops[0], loops: loops, context: context)
+            let listener = Listener(fd: fd, loop: loops[0], loops: loops.map(ServerLoop.init), context: context)
             let acceptLoop = loops[0]
             context.connectionClosed.withLock { callback in
                 callback = { acceptLoop.execute { listener.resume() } }
@@ -76,17 +78,11 @@ public final class HTTPServer: Sendable {
             try? await Task.sleep(for: .milliseconds(10))
         }
         for loop in current.loops {
-            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-                loop.execute {
-                    loop.forEachClient { ($0 as? Connection)?.close() }
-                }
-                // `stop` waits for the loop thread: on a thread of its own, as global dispatch
-                // queues share their threads with the Swift concurrency pool on Linux.
-                Thread.detachNewThread {
-                    loop.stop()
-                    done.resume()
-                }
+            loop.execute {
+                loop.forEachClient { ($0 as? Connection)?.close() }
             }
+            // `stop` blocks until the loop thread ends: off the concurrency pool.
+            await BlockingThread().run { loop.stop() }
         }
         context.connectionClosed.withLock { $0 = nil }
     }

@@ -5,7 +5,10 @@ public struct ServerLimits: Sendable {
     public var maxRequestLineBytes = 8 * 1024
     public var maxHeaderBytes = 32 * 1024
     public var maxHeaderCount = 100
+    /// The largest body accepted where a route names no limit of its own.
     public var defaultBodyLimit = 1024 * 1024
+    /// A chunk-size line with its extensions.
+    public var maxChunkLineBytes = 1024
     /// Beyond this many open connections, new ones wait in the kernel's backlog.
     public var maxConnections = 1024
     /// From the first byte of a request to the end of its head.
@@ -21,11 +24,6 @@ public struct ServerLimits: Sendable {
     public var maxDrainBytes = 256 * 1024
 
     public init() {}
-
-    var parserLimits: ParserLimits {
-        ParserLimits(maxRequestLineBytes: maxRequestLineBytes, maxHeaderBytes: maxHeaderBytes,
-                     maxHeaderCount: maxHeaderCount, bodyLimit: defaultBodyLimit)
-    }
 }
 
 /// One line of the access log. Only the route template is kept, never the real path, the query
@@ -65,13 +63,19 @@ public struct ServerConfiguration: Sendable {
     /// connections. Blocking work belongs on a thread of its own in either case: detached tasks
     /// and, on Linux, `DispatchQueue.global()` share the same few cooperative threads.
     public var runHandlersOnEventLoops: Bool
+    /// Wraps every accepted socket in a transport: `PlainTransport` (the default) or TLS.
+    /// Called on the connection's event loop; a throw closes the socket. The header deadline
+    /// also bounds the transport's handshake (`ConnectionTransport.isHandshaking`).
+    public var transportFactory: ConnectionTransportFactory = PlainTransport.factory
 
     /// One loop per core, at most 4: sockets are cheap to drive, handlers get the rest.
     public static var defaultEventLoopCount: Int { max(1, min(4, ProcessInfo.processInfo.activeProcessorCount)) }
 
     public init(host: String = "127.0.0.1", port: Int = 8080, limits: ServerLimits = ServerLimits(),
                 accessLog: (@Sendable (AccessLogEntry) -> Void)? = AccessLogEntry.standardError,
-                eventLoopCount: Int = ServerConfiguration.defaultEventLoopCount, runHandlersOnEventLoops: Bool = false) {
+                eventLoopCount: Int = ServerConfiguration.defaultEventLoopCount, runHandlersOnEventLoops: Bool = false,
+                transportFactory: @escaping ConnectionTransportFactory = PlainTransport.factory) {
+        self.transportFactory = transportFactory
         self.host = host
         self.port = port
         self.limits = limits

@@ -6,15 +6,14 @@ public enum ImageFormat: String, Sendable, CaseIterable {
     case jpeg, png, gif, webp
 
     public static func detect(_ bytes: Data) -> ImageFormat? {
-        let head = [UInt8](bytes.prefix(12))
-        func starts(with signature: [UInt8], at offset: Int = 0) -> Bool {
-            head.count >= offset + signature.count
-                && Array(head[offset..<(offset + signature.count)]) == signature
-        }
-        if starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
-        if starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
-        if starts(with: Array("GIF87a".utf8)) || starts(with: Array("GIF89a".utf8)) { return .gif }
-        if starts(with: Array("RIFF".utf8)) && starts(with: Array("WEBP".utf8), at: 8) { return .webp }
+        bytes.withUnsafeBytes { detect(ByteReader($0)) }
+    }
+
+    static func detect(_ head: ByteReader) -> ImageFormat? {
+        if head.byte(at: 0) == 0xFF && head.byte(at: 1) == 0xD8 && head.byte(at: 2) == 0xFF { return .jpeg }
+        if head.matches([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], at: 0) { return .png }
+        if head.matches("GIF87a", at: 0) || head.matches("GIF89a", at: 0) { return .gif }
+        if head.matches("RIFF", at: 0) && head.matches("WEBP", at: 8) { return .webp }
         return nil
     }
 

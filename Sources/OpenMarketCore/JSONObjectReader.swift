@@ -1,8 +1,8 @@
 import Foundation
 
 /// Reads the members of one JSON object by any of their dialect spellings, and reports a broken
-/// answer as `.undecodable` with the key path (`pages[3].price`). The reasons match those of the
-/// `Decodable` path, so both say the same about the same answer.
+/// answer as `.undecodable` with the key path (`pages[3].price`). Each model's `init(reading:)`
+/// is its one decoder; `Decodable` goes through it too (see `DecodableModel`).
 struct JSONObjectReader {
     private let members: [String: JSONValue]
     /// The path of this object itself ("" for the document).
@@ -115,6 +115,32 @@ struct JSONObjectReader {
     func optionalObject(_ names: [String]) throws(OpenMarketError) -> JSONObjectReader? {
         guard let (path, value) = optional(names) else { return nil }
         return try JSONObjectReader(value, path: path)
+    }
+
+    /// A list of strings (v1 `thumbnails`, `images`).
+    func strings(_ names: [String]) throws(OpenMarketError) -> [String] {
+        let (path, value) = try required(names)
+        guard case .array(let elements) = value else { throw .undecodable(path: path, reason: "expected a list") }
+        var texts: [String] = []
+        texts.reserveCapacity(elements.count)
+        for (index, element) in elements.enumerated() {
+            texts.append(try Self.string(element, "\(path)[\(index)]"))
+        }
+        return texts
+    }
+
+    func optionalInt(_ names: [String]) throws(OpenMarketError) -> Int? {
+        guard let (path, value) = optional(names) else { return nil }
+        return try Self.int(value, path)
+    }
+
+    /// A time written as Unix epoch seconds with a fraction (v1 `registration_date`).
+    func epochSeconds(_ names: [String]) throws(OpenMarketError) -> Date {
+        let (path, value) = try required(names)
+        guard case .number(let seconds, _) = value, seconds.isFinite else {
+            throw .undecodable(path: path, reason: "expected seconds since 1970 as a number")
+        }
+        return Date(timeIntervalSince1970: seconds)
     }
 
     // MARK: conversions

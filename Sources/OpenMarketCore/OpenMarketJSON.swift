@@ -11,7 +11,7 @@ public enum OpenMarketJSON {
     }
 
     /// The answer's top-level object. Parsed by hand, not by `JSONDecoder` (see `JSONValue`).
-    private static func document(_ data: Data) throws(OpenMarketError) -> JSONObjectReader {
+    static func document(_ data: Data) throws(OpenMarketError) -> JSONObjectReader {
         let value: JSONValue
         do {
             value = try JSONValue.parse(data)
@@ -22,33 +22,15 @@ public enum OpenMarketJSON {
     }
 
     /// Through the models' `Decodable` conformance (what a `JSONDecoder` user gets); the tests
-    /// check it agrees with the hand-written path.
+    /// check it agrees with the direct path.
     static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(OpenMarketError) -> T {
         do {
             return try JSONDecoder().decode(type, from: data)
-        } catch let error as DecodingError {
-            throw undecodable(error)
         } catch {
+            // The models report through `DecodableModel`; anything else is the syntax.
+            if case DecodingError.dataCorrupted(let context) = error,
+               let reported = context.underlyingError as? OpenMarketError { throw reported }
             throw .undecodable(path: "", reason: "the answer is not valid JSON")
-        }
-    }
-
-    /// Turns a `DecodingError` into `.undecodable` naming the key path, e.g. `pages[3].price`.
-    static func undecodable(_ error: DecodingError) -> OpenMarketError {
-        switch error {
-        case .keyNotFound(let key, let context):
-            return .undecodable(path: keyPath(context.codingPath + [key]), reason: "missing")
-        case .valueNotFound(_, let context):
-            return .undecodable(path: keyPath(context.codingPath), reason: "null where a value is required")
-        case .typeMismatch(let type, let context):
-            return .undecodable(path: keyPath(context.codingPath), reason: "expected \(typeName(type))")
-        case .dataCorrupted(let context):
-            if context.codingPath.isEmpty {
-                return .undecodable(path: "", reason: "the answer is not valid JSON")
-            }
-            return .undecodable(path: keyPath(context.codingPath), reason: context.debugDescription)
-        @unknown default:
-            return .undecodable(path: "", reason: "unreadable answer")
         }
     }
 
@@ -63,17 +45,6 @@ public enum OpenMarketJSON {
             }
         }
         return text
-    }
-
-    private static func typeName(_ type: Any.Type) -> String {
-        switch type {
-        case is Int.Type, is Double.Type: "a number"
-        case is String.Type: "a string"
-        case is Bool.Type: "true or false"
-        case is Currency.Type: "KRW or USD"
-        default:
-            String(describing: type).hasPrefix("Array") ? "a list" : "an object"
-        }
     }
 
     // MARK: Dates

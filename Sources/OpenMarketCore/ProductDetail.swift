@@ -1,7 +1,7 @@
 import Foundation
 
 /// One product with all its images and its vendor (JSON key `vendors`).
-public struct ProductDetail: Sendable, Equatable, Codable {
+public struct ProductDetail: Sendable, Equatable, Decodable {
     public var id: Int
     public var vendorID: Int
     public var name: String
@@ -37,24 +37,10 @@ public struct ProductDetail: Sendable, Equatable, Codable {
         self.vendor = vendor
     }
 
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: JSONKey.self)
-        id = try c.decodeInt(APIKeys.id)
-        vendorID = try c.decodeInt(APIKeys.vendorID)
-        name = try c.decode(String.self, APIKeys.name)
-        description = try c.decodeIfPresent(String.self, APIKeys.description) ?? ""
-        thumbnail = try c.decode(String.self, APIKeys.thumbnail)
-        currency = try c.decode(Currency.self, APIKeys.currency)
-        price = try c.decodeMoney(APIKeys.price)
-        bargainPrice = try c.decodeMoney(APIKeys.bargainPrice)
-        discountedPrice = try c.decodeMoney(APIKeys.discountedPrice)
-        stock = try c.decodeInt(APIKeys.stock)
-        createdAt = try c.decodeDate(APIKeys.createdAt)
-        issuedAt = try c.decodeDate(APIKeys.issuedAt)
-        images = try c.decode([ProductImage].self, APIKeys.images)
-        vendor = try c.decodeIfPresent(Vendor.self, APIKeys.vendors)
-    }
+    /// For `JSONDecoder` users: the same reading as `init(reading:)` (see `DecodableModel`).
+    public init(from decoder: any Decoder) throws { self = try decoder.readModel(Self.init(reading:)) }
 
+    /// The one decoder of this model's fields.
     init(reading json: JSONObjectReader) throws(OpenMarketError) {
         id = try json.int(APIKeys.id)
         vendorID = try json.int(APIKeys.vendorID)
@@ -72,24 +58,5 @@ public struct ProductDetail: Sendable, Equatable, Codable {
         for image in try json.objects(APIKeys.images) { images.append(try ProductImage(reading: image)) }
         self.images = images
         vendor = try json.optionalObject(APIKeys.vendors).map { (reader) throws(OpenMarketError) in try Vendor(reading: reader) }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        let dialect = encoder.openMarketDialect
-        var c = encoder.container(keyedBy: JSONKey.self)
-        try c.encode(id, forKey: "id")
-        try c.encode(vendorID, forKey: "vendor_id")
-        try c.encode(name, forKey: "name")
-        try c.encode(description, forKey: "description")
-        try c.encode(thumbnail, forKey: "thumbnail")
-        try c.encode(currency, forKey: "currency")
-        try c.encode(price, forKey: "price")
-        try c.encode(bargainPrice, forKey: "bargain_price")
-        try c.encode(discountedPrice, forKey: "discounted_price")
-        try c.encode(stock, forKey: "stock")
-        try c.encodeDate(createdAt, "created_at", dialect)
-        try c.encodeDate(issuedAt, "issued_at", dialect)
-        try c.encode(images, forKey: "images")
-        try c.encodeIfPresent(vendor, forKey: "vendors")
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// One product in a list page. v2b adds `vendorName` (camelCase even there) and `description`.
-public struct ProductListItem: Sendable, Equatable, Codable {
+public struct ProductListItem: Sendable, Equatable, Decodable {
     public var id: Int
     public var vendorID: Int
     /// v2b only.
@@ -36,23 +36,10 @@ public struct ProductListItem: Sendable, Equatable, Codable {
         self.issuedAt = issuedAt
     }
 
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: JSONKey.self)
-        id = try c.decodeInt(APIKeys.id)
-        vendorID = try c.decodeInt(APIKeys.vendorID)
-        vendorName = try c.decodeIfPresent(String.self, APIKeys.vendorName)
-        name = try c.decode(String.self, APIKeys.name)
-        description = try c.decodeIfPresent(String.self, APIKeys.description)
-        thumbnail = try c.decode(String.self, APIKeys.thumbnail)
-        currency = try c.decode(Currency.self, APIKeys.currency)
-        price = try c.decodeMoney(APIKeys.price)
-        bargainPrice = try c.decodeMoney(APIKeys.bargainPrice)
-        discountedPrice = try c.decodeMoney(APIKeys.discountedPrice)
-        stock = try c.decodeInt(APIKeys.stock)
-        createdAt = try c.decodeDate(APIKeys.createdAt)
-        issuedAt = try c.decodeDate(APIKeys.issuedAt)
-    }
+    /// For `JSONDecoder` users: the same reading as `init(reading:)` (see `DecodableModel`).
+    public init(from decoder: any Decoder) throws { self = try decoder.readModel(Self.init(reading:)) }
 
+    /// The one decoder of this model's fields.
     init(reading json: JSONObjectReader) throws(OpenMarketError) {
         id = try json.int(APIKeys.id)
         vendorID = try json.int(APIKeys.vendorID)
@@ -67,27 +54,5 @@ public struct ProductListItem: Sendable, Equatable, Codable {
         stock = try json.int(APIKeys.stock)
         createdAt = try json.date(APIKeys.createdAt)
         issuedAt = try json.date(APIKeys.issuedAt)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        let dialect = encoder.openMarketDialect
-        var c = encoder.container(keyedBy: JSONKey.self)
-        try c.encode(id, forKey: "id")
-        try c.encode(vendorID, forKey: "vendor_id")
-        if dialect == .v2b {
-            try c.encodeIfPresent(vendorName, forKey: "vendorName")
-        }
-        try c.encode(name, forKey: "name")
-        if dialect == .v2b {
-            try c.encodeIfPresent(description, forKey: "description")
-        }
-        try c.encode(thumbnail, forKey: "thumbnail")
-        try c.encode(currency, forKey: "currency")
-        try c.encode(price, forKey: "price")
-        try c.encode(bargainPrice, forKey: "bargain_price")
-        try c.encode(discountedPrice, forKey: "discounted_price")
-        try c.encode(stock, forKey: "stock")
-        try c.encodeDate(createdAt, "created_at", dialect)
-        try c.encodeDate(issuedAt, "issued_at", dialect)
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A page of products. v2a spells the page keys in snake_case, v2b in camelCase.
-public struct ProductListPage: Sendable, Equatable, Codable {
+public struct ProductListPage: Sendable, Equatable, Decodable {
     public var pageNo: Int
     public var itemsPerPage: Int
     public var totalCount: Int
@@ -46,20 +46,10 @@ public struct ProductListPage: Sendable, Equatable, Codable {
         return { [preferred[$0], other[$0]] }
     }
 
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: JSONKey.self)
-        let names = Self.pageKeyNames(has: { c.contains(JSONKey($0)) })
-        pageNo = try c.decodeInt(names(0))
-        itemsPerPage = try c.decodeInt(names(1))
-        totalCount = try c.decodeInt(names(2))
-        offset = try c.decodeInt(APIKeys.offset)
-        limit = try c.decodeInt(APIKeys.limit)
-        lastPage = try c.decodeInt(names(3))
-        hasNext = try c.decode(Bool.self, names(4))
-        hasPrev = try c.decode(Bool.self, names(5))
-        pages = try c.decode([ProductListItem].self, APIKeys.pages)
-    }
+    /// For `JSONDecoder` users: the same reading as `init(reading:)` (see `DecodableModel`).
+    public init(from decoder: any Decoder) throws { self = try decoder.readModel(Self.init(reading:)) }
 
+    /// The one decoder of this model's fields.
     init(reading json: JSONObjectReader) throws(OpenMarketError) {
         let names = Self.pageKeyNames(has: { json.contains($0) })
         pageNo = try json.int(names(0))
@@ -73,19 +63,5 @@ public struct ProductListPage: Sendable, Equatable, Codable {
         var items: [ProductListItem] = []
         for item in try json.objects(APIKeys.pages) { items.append(try ProductListItem(reading: item)) }
         pages = items
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        let keys = encoder.openMarketDialect == .v2b ? Self.camelKeys : Self.snakeKeys
-        var c = encoder.container(keyedBy: JSONKey.self)
-        try c.encode(pageNo, forKey: JSONKey(keys[0]))
-        try c.encode(itemsPerPage, forKey: JSONKey(keys[1]))
-        try c.encode(totalCount, forKey: JSONKey(keys[2]))
-        try c.encode(offset, forKey: "offset")
-        try c.encode(limit, forKey: "limit")
-        try c.encode(lastPage, forKey: JSONKey(keys[3]))
-        try c.encode(hasNext, forKey: JSONKey(keys[4]))
-        try c.encode(hasPrev, forKey: JSONKey(keys[5]))
-        try c.encode(pages, forKey: "pages")
     }
 }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import NetworkIO
 import OpenMarketCore
 #if canImport(Glibc)
 import Glibc
@@ -47,18 +48,15 @@ struct MediaDirectory: Sendable {
 
     /// Stores several images off the cooperative thread pool (fsync blocks); all or nothing.
     func storeAll(_ images: [(bytes: [UInt8], fileExtension: String)]) async throws -> [String] {
-        // A serial queue of its own per call: on Linux the global and concurrent queues are the
-        // Swift concurrency pool (as wide as the CPU count), which must stay free to serve requests.
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue(label: "sandbox.media.write").async {
-                var names: [String] = []
-                do {
-                    for image in images { names.append(try store(image.bytes, fileExtension: image.fileExtension)) }
-                    continuation.resume(returning: names)
-                } catch {
-                    remove(names)
-                    continuation.resume(throwing: error)
-                }
+        // A thread of its own per call, so uploads write in parallel and the pool stays free.
+        try await BlockingThread().run {
+            var names: [String] = []
+            do {
+                for image in images { names.append(try store(image.bytes, fileExtension: image.fileExtension)) }
+                return names
+            } catch {
+                remove(names)
+                throw error
             }
         }
     }

@@ -27,15 +27,6 @@ struct ProductInput {
 
     // MARK: Register
 
-    struct Registration: Sendable {
-        var name: String
-        var description: String
-        var currency: String
-        var price: Double
-        var discountedPrice: Double
-        var stock: Int
-    }
-
     /// The vendor secret of a request body, required on every write.
     func secret(in object: [String: JSONValue]) throws(APIFailure) -> String {
         switch object["secret"] {
@@ -46,7 +37,7 @@ struct ProductInput {
     }
 
     /// The product fields of a register request's `params`, or every broken rule.
-    func registration(from object: [String: JSONValue]) throws(APIFailure) -> Registration {
+    func registration(from object: [String: JSONValue]) throws(APIFailure) -> ProductFields {
         var issues = Issues()
         let name = issues.requiredString(object, "name")
         let description = issues.requiredString(object, descriptionKey, alternative: otherDescriptionKey)
@@ -62,7 +53,7 @@ struct ProductInput {
         checkDiscount(discountedPrice, price: price, into: &issues)
         checkStock(stock, into: &issues)
         try issues.throwIfAny()
-        return Registration(name: name ?? "", description: description ?? "", currency: currency ?? "",
+        return ProductFields(name: name ?? "", description: description ?? "", currency: currency ?? "",
                             price: price ?? 0, discountedPrice: discountedPrice, stock: stock)
     }
 
@@ -105,7 +96,8 @@ struct ProductInput {
 
     /// Applies `changes` to `product`; the rules that join fields (discount ≤ price, a thumbnail
     /// among the product's images) are checked on the product as it would be after the change.
-    func apply(_ changes: Changes, to product: ProductRecord) throws(APIFailure) -> ProductFields {
+    func apply(_ changes: Changes, to product: ProductRecord) throws(APIFailure) -> ProductRecord {
+        var edited = product
         var fields = product.fields
         if let name = changes.name { fields.name = name }
         if let description = changes.description { fields.description = description }
@@ -116,7 +108,7 @@ struct ProductInput {
         var issues = Issues()
         if let thumbnailID = changes.thumbnailID {
             if product.images.contains(where: { $0.id == thumbnailID }) {
-                fields.thumbnailImageID = thumbnailID
+                edited.thumbnailImageID = thumbnailID
             } else {
                 issues.add("thumbnail_id", "\(thumbnailID) is not an image of this product")
             }
@@ -126,7 +118,8 @@ struct ProductInput {
                        "the discounted price (\(JavaDouble.format(fields.discountedPrice))) must not exceed the price (\(JavaDouble.format(fields.price)))")
         }
         try issues.throwIfAny()
-        return fields
+        edited.fields = fields
+        return edited
     }
 
     // MARK: Single-field rules

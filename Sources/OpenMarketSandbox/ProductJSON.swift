@@ -52,12 +52,12 @@ struct ProductJSON: Sendable {
             json.member("id", product.id)
             json.member("vendor_id", product.vendorID)
             if dialect == .v2b { json.member("vendorName", product.vendorName) }
-            json.member("name", product.name)
-            if dialect == .v2b { json.member("description", product.description) }
+            json.member("name", product.fields.name)
+            if dialect == .v2b { json.member("description", product.fields.description) }
             json.member("thumbnail", thumbnailURL(product.thumbnailFile))
-            json.member("currency", product.currency)
+            json.member("currency", product.fields.currency)
             writePrices(product, descriptionAfterPrice: false, into: &json)
-            json.member("stock", product.stock)
+            json.member("stock", product.fields.stock)
             json.member("created_at", date(product.createdDay))
             json.member("issued_at", date(product.issuedDay))
             json.endObject()
@@ -67,10 +67,10 @@ struct ProductJSON: Sendable {
 
     /// v2a's detail has `description` between `price` and `bargain_price`; its list items have none.
     private func writePrices(_ product: ProductRecord, descriptionAfterPrice: Bool, into json: inout JSONText) {
-        json.member("price", money: product.price)
-        if descriptionAfterPrice { json.member("description", product.description) }
-        json.member("bargain_price", money: product.price - product.discountedPrice)
-        json.member("discounted_price", money: product.discountedPrice)
+        json.member("price", money: product.fields.price)
+        if descriptionAfterPrice { json.member("description", product.fields.description) }
+        json.member("bargain_price", money: product.fields.price - product.fields.discountedPrice)
+        json.member("discounted_price", money: product.fields.discountedPrice)
     }
 
     /// A product detail with `images` and `vendors`.
@@ -79,12 +79,12 @@ struct ProductJSON: Sendable {
         json.beginObject()
         json.member("id", product.id)
         json.member("vendor_id", product.vendorID)
-        json.member("name", product.name)
-        if dialect == .v2b { json.member("description", product.description) }
+        json.member("name", product.fields.name)
+        if dialect == .v2b { json.member("description", product.fields.description) }
         json.member("thumbnail", thumbnailURL(product.thumbnailFile))
-        json.member("currency", product.currency)
+        json.member("currency", product.fields.currency)
         writePrices(product, descriptionAfterPrice: dialect == .v2a, into: &json)
-        json.member("stock", product.stock)
+        json.member("stock", product.fields.stock)
         json.member("created_at", date(product.createdDay))
         json.member("issued_at", date(product.issuedDay))
         json.key("images")

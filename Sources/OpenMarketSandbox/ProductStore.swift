@@ -1,4 +1,6 @@
 import Foundation
+import NetworkIO
+import SQLiteStore
 
 /// The sandbox's durable state: vendors, products, images and pending delete tokens in SQLite,
 /// image bytes in `MediaDirectory`.
@@ -11,11 +13,11 @@ final class ProductStore: Sendable {
     let media: MediaDirectory
     private let writer: SerialDatabase
     private let reader: SerialDatabase
-    private let writes = LockedValue(0)
+    private let writes = Locked(0)
 
     /// Grows after every committed change to products, so cached reads can tell they are stale.
-    var generation: Int { writes.get() }
-    private func committed() { writes.update { $0 += 1 } }
+    var generation: Int { writes.value }
+    private func committed() { writes.withLock { $0 += 1 } }
 
     static let databaseFileName = "openmarket.sqlite"
 
@@ -24,13 +26,9 @@ final class ProductStore: Sendable {
         media = try MediaDirectory(root: directory.appendingPathComponent("media"))
         let path = directory.appendingPathComponent(Self.databaseFileName).path
 
-        let writeConnection = try SQLiteConnection(path: path)
-        try writeConnection.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;")
-        try writeConnection.execute(Self.schema)
-        let readConnection = try SQLiteConnection(path: path)
-        try readConnection.execute("PRAGMA query_only=ON;")
-        writer = SerialDatabase(connection: writeConnection, label: "sandbox.db.writer")
-        reader = SerialDatabase(connection: readConnection, label: "sandbox.db.reader")
+        let database = try WALDatabase(path: path, schema: Self.schema, label: "sandbox.db")
+        writer = database.writer
+        reader = database.reader
 
         // Files whose row never committed (a crash or a failed request) are not products.
         let known = try writer.performNow { connection in
@@ -182,8 +180,8 @@ final class ProductStore: Sendable {
         ProductRecord(
             id: row.int(0), vendorID: row.int(1), vendorName: row.string(2),
             vendorCreatedDay: Day(stored: row.string(3)) ?? Day.today(),
-            name: row.string(4), description: row.string(5), currency: row.string(6),
-            price: row.double(7), discountedPrice: row.double(8), stock: row.int(9),
+            fields: ProductFields(name: row.string(4), description: row.string(5), currency: row.string(6),
+                                  price: row.double(7), discountedPrice: row.double(8), stock: row.int(9)),
             createdDay: Day(stored: row.string(10)) ?? Day.today(),
             issuedDay: Day(stored: row.string(11)) ?? Day.today(),
             thumbnailFile: row.string(12), thumbnailImageID: row.isNull(13) ? nil : row.int(13))
@@ -229,13 +227,14 @@ final class ProductStore: Sendable {
 
     private static func insertRows(_ draft: ProductDraft, on connection: SQLiteConnection) throws -> Int {
         let today = Day.today().description
+        let fields = draft.fields
         try connection.run("""
             INSERT INTO products (vendor_id, name, name_fold, description, currency, price, discounted_price,
                                   stock, created_day, issued_day, thumbnail_image_id, thumbnail_file)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)
-            """, [.integer(draft.vendorID), .text(draft.name), .text(draft.name.lowercased()),
-                  .text(draft.description), .text(draft.currency), .real(draft.price),
-                  .real(draft.discountedPrice), .integer(draft.stock), .text(today), .text(today),
+            """, [.integer(draft.vendorID), .text(fields.name), .text(fields.name.lowercased()),
+                  .text(fields.description), .text(fields.currency), .real(fields.price),
+                  .real(fields.discountedPrice), .integer(fields.stock), .text(today), .text(today),
                   .text(draft.imageFiles.first ?? "")])
         let id = connection.lastInsertedRowID
         for file in draft.imageFiles {
@@ -245,17 +244,18 @@ final class ProductStore: Sendable {
         return id
     }
 
-    /// Edits a product of `vendorID`: `change` sees the product as stored and returns its fields
-    /// after the edit (or throws an `APIFailure`), all within one write transaction.
+    /// Edits a product of `vendorID`: `change` sees the product as stored and returns it edited
+    /// (its fields and thumbnail; or throws an `APIFailure`), all within one write transaction.
     func update(id: Int, vendorID: Int,
-                change: @escaping @Sendable (ProductRecord) throws -> ProductFields) async throws -> ProductRecord {
+                change: @escaping @Sendable (ProductRecord) throws -> ProductRecord) async throws -> ProductRecord {
         defer { committed() }
         return try await writer.perform { connection in
             try connection.transaction {
                 guard let current = try Self.product(id: id, on: connection) else { throw APIFailure.productNotFound(id) }
                 guard current.vendorID == vendorID else { throw APIFailure.notYourProduct }
-                let fields = try change(current)
-                let thumbnailFile = current.images.first { $0.id == fields.thumbnailImageID }?.fileName
+                let edited = try change(current)
+                let fields = edited.fields
+                let thumbnailFile = current.images.first { $0.id == edited.thumbnailImageID }?.fileName
                     ?? current.thumbnailFile
                 try connection.run("""
                     UPDATE products SET name = ?, name_fold = ?, description = ?, currency = ?, price = ?,
@@ -264,7 +264,7 @@ final class ProductStore: Sendable {
                     """, [.text(fields.name), .text(fields.name.lowercased()), .text(fields.description),
                           .text(fields.currency), .real(fields.price), .real(fields.discountedPrice),
                           .integer(fields.stock), .text(Day.today().description),
-                          fields.thumbnailImageID.map { .integer($0) } ?? .null, .text(thumbnailFile), .integer(id)])
+                          edited.thumbnailImageID.map { .integer($0) } ?? .null, .text(thumbnailFile), .integer(id)])
                 guard let updated = try Self.product(id: id, on: connection) else { throw APIFailure.productNotFound(id) }
                 return updated
             }

@@ -14,39 +14,7 @@ struct ImageRecord: Sendable, Equatable {
     var issuedDay: Day
 }
 
-/// A product as stored, with what the JSON needs from its vendor.
-/// `images` is filled for detail reads only (list pages need just the thumbnail).
-struct ProductRecord: Sendable, Equatable {
-    var id: Int
-    var vendorID: Int
-    var vendorName: String
-    var vendorCreatedDay: Day
-    var name: String
-    var description: String
-    var currency: String
-    var price: Double
-    var discountedPrice: Double
-    var stock: Int
-    var createdDay: Day
-    var issuedDay: Day
-    var thumbnailFile: String
-    var thumbnailImageID: Int?
-    var images: [ImageRecord] = []
-}
-
-/// The fields of a product to insert; the images are already durable files in the media folder.
-struct ProductDraft: Sendable, Equatable {
-    var vendorID: Int
-    var name: String
-    var description: String
-    var currency: String
-    var price: Double
-    var discountedPrice: Double
-    var stock: Int
-    var imageFiles: [String]
-}
-
-/// A product's editable fields after a PATCH has been applied to them.
+/// A product's own fields: what a vendor sends to register it and may change by editing it.
 struct ProductFields: Sendable, Equatable {
     var name: String
     var description: String
@@ -54,12 +22,26 @@ struct ProductFields: Sendable, Equatable {
     var price: Double
     var discountedPrice: Double
     var stock: Int
-    var thumbnailImageID: Int?
 }
 
-extension ProductRecord {
-    var fields: ProductFields {
-        ProductFields(name: name, description: description, currency: currency, price: price,
-                      discountedPrice: discountedPrice, stock: stock, thumbnailImageID: thumbnailImageID)
-    }
+/// A product to insert; its images are already durable files in the media folder.
+struct ProductDraft: Sendable, Equatable {
+    var vendorID: Int
+    var fields: ProductFields
+    var imageFiles: [String]
+}
+
+/// A product as stored, with what the JSON needs from its vendor.
+/// `images` is filled for detail reads only (list pages need just the thumbnail).
+struct ProductRecord: Sendable, Equatable {
+    var id: Int
+    var vendorID: Int
+    var vendorName: String
+    var vendorCreatedDay: Day
+    var fields: ProductFields
+    var createdDay: Day
+    var issuedDay: Day
+    var thumbnailFile: String
+    var thumbnailImageID: Int?
+    var images: [ImageRecord] = []
 }

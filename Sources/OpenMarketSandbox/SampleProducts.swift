@@ -30,9 +30,9 @@ enum SampleProducts {
         let price = usd ? Double(5 + (index * 37) % 500) + 0.99 : Double((1 + (index * 7919) % 300) * 1_000)
         let discounted = index % 3 == 1 ? (usd ? 1.5 : (price / 10).rounded()) : 0
         let stock = index % 5 == 4 ? 0 : 1 + (index * 13) % 40
-        let draft = ProductDraft(vendorID: vendorID, name: name, description: description,
-                                 currency: usd ? "USD" : "KRW", price: price, discountedPrice: discounted,
-                                 stock: stock, imageFiles: [])
+        let fields = ProductFields(name: name, description: description, currency: usd ? "USD" : "KRW",
+                                   price: price, discountedPrice: discounted, stock: stock)
+        let draft = ProductDraft(vendorID: vendorID, fields: fields, imageFiles: [])
         return (draft, 1 + index % 3)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import NetworkIO
 import HTTPServer
 import OpenMarketCore
 
@@ -9,7 +10,7 @@ public final class Sandbox: Sendable {
     private let store: ProductStore
     private let demo: VendorSetup.DemoVendor
     private let server: HTTPServer
-    private let base: LockedValue<String>
+    private let base: Locked<String>
     /// The sandbox's own folder under DATA/uploads (large uploads are spooled there); claiming it
     /// removes what a killed process left.
     private let scratch: ScratchFolder
@@ -28,7 +29,7 @@ public final class Sandbox: Sendable {
         if configuration.seed > 0 {
             _ = try SampleProducts.seed(configuration.seed, store: store, vendorID: demo.record.id)
         }
-        base = LockedValue(Self.url(host: configuration.host, port: configuration.port))
+        base = Locked(Self.url(host: configuration.host, port: configuration.port))
         do {
             scratch = try ScratchFolder.claim(in: configuration.dataDirectory.appendingPathComponent("uploads", isDirectory: true))
         } catch {
@@ -48,12 +49,12 @@ public final class Sandbox: Sendable {
     /// Starts listening; returns the real port (useful with port 0).
     public func start() throws -> Int {
         let port = try server.start()
-        base.set(Self.url(host: configuration.host, port: port))
+        base.value = Self.url(host: configuration.host, port: port)
         return port
     }
 
     /// "http://host:port" of the listener (the configured port until `start()`).
-    public var baseURL: URL { URL(string: base.get())! }
+    public var baseURL: URL { URL(string: base.value)! }
 
     /// The demo vendor; `created` is true on the first start only, so its secret is shown once.
     public var demoVendor: (id: Int, name: String, identifier: String, secret: String, created: Bool) {
@@ -67,7 +68,6 @@ public final class Sandbox: Sendable {
     }
 
     private static func url(host: String, port: Int) -> String {
-        let shownHost = host.contains(":") ? "[\(host)]" : host
-        return "http://\(shownHost):\(port)"
+        "http://\(HostName.bracketed(host)):\(port)"
     }
 }

@@ -25,7 +25,7 @@ extension SandboxAPI {
 
         // Report broken field rules and broken images together.
         var messages: [String] = []
-        var registration: ProductInput.Registration?
+        var registration: ProductFields?
         do { registration = try input.registration(from: params) } catch { messages.append(error.message) }
         var images: [ProductInput.CheckedImage] = []
         do {
@@ -36,10 +36,7 @@ extension SandboxAPI {
         guard messages.isEmpty, let registration else { throw APIFailure.badRequest(messages.joined(separator: "; ")) }
 
         let files = try await store.media.storeAll(images.map { (bytes: $0.bytes, fileExtension: $0.format.fileExtension) })
-        let draft = ProductDraft(vendorID: vendor.id, name: registration.name, description: registration.description,
-                                 currency: registration.currency, price: registration.price,
-                                 discountedPrice: registration.discountedPrice, stock: registration.stock,
-                                 imageFiles: files)
+        let draft = ProductDraft(vendorID: vendor.id, fields: registration, imageFiles: files)
         let product: ProductRecord
         do {
             product = try await store.insert(draft)

@@ -8,7 +8,7 @@ struct SandboxAPI: Sendable {
     let dialect: Dialect
     let input: ProductInput
     /// "http://host:port" as configured; known only after the listener started.
-    let baseURL: LockedValue<String>
+    let baseURL: Locked<String>
     /// Where large multipart parts are spooled: the sandbox's folder under DATA/uploads.
     var spoolDirectory: URL?
     /// List pages and details until the next write (the panel reads the same page again and again).
@@ -60,7 +60,7 @@ struct SandboxAPI: Sendable {
         if let host = request.headers["host"], Self.isPlausibleHost(host) {
             return ProductJSON(dialect: dialect, mediaBase: "http://" + host)
         }
-        return ProductJSON(dialect: dialect, mediaBase: baseURL.get())
+        return ProductJSON(dialect: dialect, mediaBase: baseURL.value)
     }
 
     /// Letters, digits and `.-:[]` only: a Host header we may copy into a URL.

@@ -3,6 +3,7 @@
 import AdminPanel
 import Dispatch
 import Foundation
+import NetworkIO
 import OpenMarketCore
 import OpenMarketSandbox
 
@@ -127,7 +128,9 @@ if let api = options.api, let identifier = options.identifier, let secret = opti
 var configuration = PanelConfiguration(host: options.host, port: options.port, api: client, vendorID: vendorID,
                                        publicDirectory: publicDirectory, templatesDirectory: templatesDirectory)
 configuration.mediaOrigins = options.mediaOrigins
-configuration.uploadsDirectory = URL(fileURLWithPath: options.dataDirectory).appendingPathComponent("uploads", isDirectory: true)
+configuration.dataDirectory = URL(fileURLWithPath: options.dataDirectory)
+configuration.allowedHosts = options.allowedHosts
+configuration.activityDays = options.activityDays
 // Listening beyond loopback turns on sign-in; a code is generated (and printed) when none is set.
 configuration.accessCode = options.accessCode
     ?? (LaunchOptions.isLoopback(options.host) ? nil : LaunchOptions.generatedAccessCode())
@@ -137,7 +140,7 @@ do {
     panel = try AdminPanel(configuration: configuration)
     let port = try panel.start()
     MainActor.assumeIsolated { Running.panel = panel }
-    let shownHost = options.host.contains(":") ? "[\(options.host)]" : options.host
+    let shownHost = HostName.bracketed(options.host)
     say("Admin panel:  http://\(shownHost):\(port)/")
     if let code = configuration.accessCode, options.accessCode == nil {
         say("Access code for signing in: \(code)")

@@ -89,14 +89,3 @@ for await _ in stopRequests { break }
 signalSources.forEach { $0.cancel() }
 await server.shutdown(deadline: .seconds(2))
 try? FileManager.default.removeItem(at: root)
-
-/// The port, set once the server is bound and read by handlers.
-final class Locked<Value: Sendable>: @unchecked Sendable {
-    private var stored: Value
-    private let lock = NSLock()
-    init(_ value: Value) { stored = value }
-    var value: Value {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
-    }
-}

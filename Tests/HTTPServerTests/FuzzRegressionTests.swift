@@ -9,10 +9,19 @@ import Testing
         stride(from: 0, to: bytes.count, by: size).map { Array(bytes[$0..<min(bytes.count, $0 + size)]) }
     }
 
+    private static func limits(requestLine: Int = 96, headerBytes: Int = 256) -> ServerLimits {
+        var limits = ServerLimits()
+        limits.maxRequestLineBytes = requestLine
+        limits.maxHeaderBytes = headerBytes
+        limits.maxHeaderCount = 8
+        limits.defaultBodyLimit = 512
+        return limits
+    }
+
     /// request-parser: a bare CR past the request-line limit was a 400 when the request came
     /// whole, a 414 when it came in pieces (the limit was checked once per feed).
     @Test func requestLineLimitDoesNotDependOnSplitting() {
-        let limits = ParserLimits(maxRequestLineBytes: 96, maxHeaderBytes: 256, maxHeaderCount: 8, bodyLimit: 512)
+        let limits = Self.limits()
         let input = Array("POST /x ".utf8) + Array(repeating: 0xFF, count: 81) + Array("HTTP\u{A0}HTTP\r0".utf8)
         let whole = parse([input], limits: limits)
         #expect(whole == [.error(414)])
@@ -23,7 +32,7 @@ import Testing
 
     /// The header-section limit, likewise: a bare LF past it is the same 431 whole or in pieces.
     @Test func headerSectionLimitDoesNotDependOnSplitting() {
-        let limits = ParserLimits(maxRequestLineBytes: 96, maxHeaderBytes: 64, maxHeaderCount: 8, bodyLimit: 512)
+        let limits = Self.limits(headerBytes: 64)
         let input = Array("GET / HTTP/1.1\r\nHost: a\r\nX-Pad: \(String(repeating: "p", count: 60))\nmore".utf8)
         let whole = parse([input], limits: limits)
         #expect(whole == [.error(431)])
@@ -34,7 +43,7 @@ import Testing
 
     /// A request line of exactly the limit is still accepted, whole or in pieces.
     @Test func requestLineAtTheLimitIsAccepted() {
-        let limits = ParserLimits(maxRequestLineBytes: 32)
+        let limits = Self.limits(requestLine: 32)
         let line = "GET /" + String(repeating: "a", count: 32 - "GET / HTTP/1.1".count) + " HTTP/1.1"
         #expect(line.utf8.count == 32)
         let input = Array("\(line)\r\nHost: a\r\n\r\n".utf8)

@@ -15,7 +15,7 @@ enum Outcome: Equatable, CustomStringConvertible {
     }
 }
 
-func parse(_ pieces: [[UInt8]], limits: ParserLimits = ParserLimits()) -> [Outcome] {
+func parse(_ pieces: [[UInt8]], limits: ServerLimits = ServerLimits()) -> [Outcome] {
     var parser = RequestParser(limits: limits)
     var outcomes: [Outcome] = []
     var head: RequestHead?
@@ -125,7 +125,7 @@ let hostileCorpus: [HostileCase] = [
 ]
 
 @Suite struct RequestParserTests {
-    static let smallLimits = ParserLimits(bodyLimit: 1000)
+    static let smallLimits = { var l = ServerLimits(); l.defaultBodyLimit = 1000; return l }()
 
     @Test(arguments: hostileCorpus)
     func hostileRequestGetsItsStatusHoweverSplit(_ c: HostileCase) {

@@ -4,34 +4,89 @@ import Testing
 
 /// Every captured answer decodes, with the values the capture holds.
 @Suite struct FixtureDecodingTests {
-    @Test func theCopiesHoldEveryKindOfAnswer() {
-        #expect(FixtureFiles.names(in: FixtureFiles.copies) == [
-            "v2a-list-page.json", "v2a-product-detail.json", "v2b-list-page.json", "v2b-product-detail.json",
-        ])
+    @Test func theCopiesHoldEveryKindOfAnswer() throws {
+        #expect(try FixtureFiles.names(in: FixtureFiles.copies) == FixtureFiles.expected)
     }
 
-    @Test(arguments: FixtureFiles.names(in: FixtureFiles.copies))
+    @Test(arguments: FixtureFiles.expected)
     func everyCopyDecodes(name: String) throws {
         try decodeByKind(try FixtureFiles.data(name), name: name)
     }
 
     /// The team's shared folder is the origin of the copies: each of its files must decode and
-    /// be the same as its copy. (Skipped when the folder is absent, as in CI.)
-    @Test func everySharedFixtureDecodesAndMatchesItsCopy() throws {
-        for name in FixtureFiles.names(in: FixtureFiles.shared) {
-            let original = try Data(contentsOf: FixtureFiles.shared.appendingPathComponent(name))
+    /// be the same as its copy. Where there is no such folder (CI) the test shows as skipped.
+    @Test(.enabled(if: FixtureFiles.shared != nil, "no shared/fixtures folder beside the checkout"))
+    func everySharedFixtureDecodesAndMatchesItsCopy() throws {
+        let shared = try #require(FixtureFiles.shared)
+        let names = try FixtureFiles.names(in: shared)
+        #expect(!names.isEmpty, "shared/fixtures holds no captures")
+        for name in names {
+            let original = try Data(contentsOf: shared.appendingPathComponent(name))
             try decodeByKind(original, name: name)
             #expect((try? FixtureFiles.data(name)) == original, "copy of \(name) differs from ../shared")
         }
     }
 
+    /// The decoder is chosen by the file's dialect prefix and kind; a file that fits none is a
+    /// failure, never skipped.
     private func decodeByKind(_ data: Data, name: String) throws {
-        if name.contains("list-page") {
-            let page = try OpenMarketJSON.decodeListPage(data)
-            #expect(!page.pages.isEmpty)
+        let isList = name.contains("list-page")
+        let isDetail = name.contains("product-detail") || name.contains("item-detail")
+        guard isList != isDetail else {
+            Issue.record("\(name): neither a list page nor a detail")
+            return
+        }
+        if name.hasPrefix("v1-") {
+            if isList {
+                #expect(!(try OpenMarketJSON.decodeV1ListPage(data)).items.isEmpty, "\(name)")
+            } else {
+                #expect(!(try OpenMarketJSON.decodeV1Detail(data)).images.isEmpty, "\(name)")
+            }
+        } else if name.hasPrefix("v2a-") || name.hasPrefix("v2b-") {
+            if isList {
+                #expect(!(try OpenMarketJSON.decodeListPage(data)).pages.isEmpty, "\(name)")
+            } else {
+                #expect(!(try OpenMarketJSON.decodeDetail(data)).images.isEmpty, "\(name)")
+            }
         } else {
-            let detail = try OpenMarketJSON.decodeDetail(data)
-            #expect(!detail.images.isEmpty)
+            Issue.record("\(name): no known dialect prefix (v1-, v2a-, v2b-)")
+        }
+    }
+
+    @Test func v1ListPage() throws {
+        let page = try OpenMarketJSON.decodeV1ListPage(try FixtureFiles.data("v1-list-page.json"))
+        #expect(page.page == 1)
+        #expect(page.items.map(\.id) == [26, 27, 28])
+        let first = page.items[0]
+        #expect(first.title == "MacBook Air" && first.currency == .KRW)
+        #expect(first.price == 1_290_000 && first.stock == 1_000_000_000_000)
+        #expect(first.discountedPrice == nil)
+        #expect(first.thumbnails.count == 3)
+        #expect(first.thumbnails[0].hasSuffix("/thumbnails/1-1.png"))
+        #expect(first.registrationDate.timeIntervalSince1970 == 1611523563.719116)
+        #expect(page.items[1].currency == .USD && page.items[1].price == 1690 && page.items[1].stock == 0)
+        #expect(page.items[1].registrationDate.timeIntervalSince1970 == 1611523563.7237701)
+        #expect(page.items[2].discountedPrice == 89_000)
+    }
+
+    @Test func v1ItemDetail() throws {
+        let detail = try OpenMarketJSON.decodeV1Detail(try FixtureFiles.data("v1-item-detail.json"))
+        #expect(detail.id == 26 && detail.title == "MacBook Air")
+        #expect(detail.descriptions.hasPrefix("가장 얇고 가벼운 MacBook이"))
+        #expect(detail.descriptions.contains("\n드디어 찾아왔습니다."))
+        #expect(detail.price == 1_290_000 && detail.currency == .KRW && detail.stock == 1_000_000_000_000)
+        #expect(detail.discountedPrice == nil)
+        #expect(detail.thumbnails.count == 3 && detail.images.count == 5)
+        #expect(detail.images[4] == "https://camp-open-market.s3.ap-northeast-2.amazonaws.com/images/1-5.png")
+        #expect(detail.registrationDate.timeIntervalSince1970 == 1611523563.719116)
+    }
+
+    @Test func v1AnswersNameTheBrokenKey() {
+        #expect(throws: OpenMarketError.undecodable(path: "items[0].registration_date", reason: "missing")) {
+            try OpenMarketJSON.decodeV1ListPage(Data(#"{"page":1,"items":[{"id":1,"title":"a","price":1,"currency":"KRW","stock":0,"thumbnails":[]}]}"#.utf8))
+        }
+        #expect(throws: OpenMarketError.undecodable(path: "images[1]", reason: "expected a string")) {
+            try OpenMarketJSON.decodeV1Detail(Data(#"{"id":1,"title":"a","descriptions":"d","price":1,"currency":"KRW","stock":0,"thumbnails":[],"images":["x",2],"registration_date":1.5}"#.utf8))
         }
     }
 

@@ -46,8 +46,9 @@ import Testing
     static let day = Day(year: 2022, month: 1, day: 15)
     static let product = ProductRecord(
         id: 300, vendorID: 3, vendorName: "Vendor2", vendorCreatedDay: Day(year: 2021, month: 12, day: 27),
-        name: "우유병 텀블러", description: "desc", currency: "KRW", price: 60_000_000, discountedPrice: 500,
-        stock: 2, createdDay: day, issuedDay: day, thumbnailFile: "b.png", thumbnailImageID: nil,
+        fields: ProductFields(name: "우유병 텀블러", description: "desc", currency: "KRW", price: 60_000_000,
+                              discountedPrice: 500, stock: 2),
+        createdDay: day, issuedDay: day, thumbnailFile: "b.png", thumbnailImageID: nil,
         images: [ImageRecord(id: 219, fileName: "a.jpg", issuedDay: day)])
 
     /// The key order of shared/fixtures/v2a-product-detail.json.

@@ -28,7 +28,7 @@ import Testing
     }
 
     @Test func samplesVaryInColourNameCurrencyDiscountAndStock() {
-        let drafts = (0..<12).map { SampleProducts.draft(index: $0, vendorID: 1).draft }
+        let drafts = (0..<12).map { SampleProducts.draft(index: $0, vendorID: 1).draft.fields }
         #expect(Set(drafts.map(\.currency)) == ["KRW", "USD"])
         #expect(drafts.contains { $0.discountedPrice > 0 } && drafts.contains { $0.discountedPrice == 0 })
         #expect(drafts.contains { $0.stock == 0 } && drafts.contains { $0.stock > 0 })

@@ -85,15 +85,16 @@ import Testing
     @Test func patchRulesApplyToTheProductAfterTheChange() throws {
         let input = ProductInput(dialect: .v2a, strict: false)
         let day = Day(year: 2024, month: 1, day: 1)
-        let product = ProductRecord(id: 1, vendorID: 1, vendorName: "v", vendorCreatedDay: day, name: "n",
-                                    description: "", currency: "KRW", price: 1_000, discountedPrice: 500, stock: 1,
+        let product = ProductRecord(id: 1, vendorID: 1, vendorName: "v", vendorCreatedDay: day,
+                                    fields: ProductFields(name: "n", description: "", currency: "KRW", price: 1_000,
+                                                          discountedPrice: 500, stock: 1),
                                     createdDay: day, issuedDay: day, thumbnailFile: "a.png", thumbnailImageID: nil,
                                     images: [ImageRecord(id: 7, fileName: "a.png", issuedDay: day)])
         let lower = try input.changes(from: try object(#"{"price":400}"#))
         #expect(failure { _ = try input.apply(lower, to: product) }?.message
                 == "price: the discounted price (500.0) must not exceed the price (400.0)")
         let both = try input.apply(try input.changes(from: try object(#"{"price":400,"discounted_price":0,"thumbnail_id":7}"#)), to: product)
-        #expect(both.price == 400 && both.discountedPrice == 0 && both.thumbnailImageID == 7 && both.name == "n")
+        #expect(both.fields.price == 400 && both.fields.discountedPrice == 0 && both.thumbnailImageID == 7 && both.fields.name == "n")
         #expect(failure { _ = try input.apply(try input.changes(from: try object(#"{"thumbnail_id":8}"#)), to: product) }?.message
                 == "thumbnail_id: 8 is not an image of this product")
         #expect(failure { _ = try input.changes(from: try object(#"{"currency":"krw"}"#)) }?.message == "currency: must be KRW or USD")

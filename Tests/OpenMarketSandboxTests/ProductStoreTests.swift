@@ -6,8 +6,9 @@ import Testing
     private func draft(_ store: ProductStore, vendorID: Int, name: String, price: Double = 1_000) async throws -> ProductDraft {
         let files = try await store.media.storeAll([(bytes: SampleProducts.image(index: 1, imageIndex: 0), fileExtension: "png"),
                                                    (bytes: SampleProducts.image(index: 2, imageIndex: 0), fileExtension: "png")])
-        return ProductDraft(vendorID: vendorID, name: name, description: "a description", currency: "KRW",
-                            price: price, discountedPrice: 0, stock: 3, imageFiles: files)
+        let fields = ProductFields(name: name, description: "a description", currency: "KRW",
+                                   price: price, discountedPrice: 0, stock: 3)
+        return ProductDraft(vendorID: vendorID, fields: fields, imageFiles: files)
     }
 
     @Test func insertReadsBackWithImagesAndThumbnail() async throws {
@@ -36,12 +37,12 @@ import Testing
         _ = try await store.insert(try await draft(store, vendorID: lee.id, name: "Lamp"))
 
         let all = try await store.page(search: nil, offset: 0, limit: 20)
-        #expect(all.total == 5 && all.products.map(\.name) == ["Lamp", "plain", "패딩 판매", "100% cotton", "Blue MUG"])
+        #expect(all.total == 5 && all.products.map(\.fields.name) == ["Lamp", "plain", "패딩 판매", "100% cotton", "Blue MUG"])
         let second = try await store.page(search: nil, offset: 2, limit: 2)
-        #expect(second.products.map(\.name) == ["패딩 판매", "100% cotton"])
-        #expect(try await store.page(search: "mug", offset: 0, limit: 20).products.map(\.name) == ["Blue MUG"])
-        #expect(try await store.page(search: "%", offset: 0, limit: 20).products.map(\.name) == ["100% cotton"])
-        #expect(try await store.page(search: "_", offset: 0, limit: 20).products.map(\.name) == ["Lamp"])  // vendor Lee_Shop
+        #expect(second.products.map(\.fields.name) == ["패딩 판매", "100% cotton"])
+        #expect(try await store.page(search: "mug", offset: 0, limit: 20).products.map(\.fields.name) == ["Blue MUG"])
+        #expect(try await store.page(search: "%", offset: 0, limit: 20).products.map(\.fields.name) == ["100% cotton"])
+        #expect(try await store.page(search: "_", offset: 0, limit: 20).products.map(\.fields.name) == ["Lamp"])  // vendor Lee_Shop
         #expect(try await store.page(search: "패딩", offset: 0, limit: 20).total == 1)
         #expect(try await store.page(search: "KIM", offset: 0, limit: 20).total == 4)
         #expect(try await store.page(search: "nothing", offset: 0, limit: 20).total == 0)
@@ -55,18 +56,18 @@ import Testing
         let stored = try await store.insert(try await draft(store, vendorID: kim.id, name: "Mug"))
         let second = stored.images[1]
         await #expect(throws: APIFailure.notYourProduct) {
-            _ = try await store.update(id: stored.id, vendorID: kim.id + 1) { $0.fields }
+            _ = try await store.update(id: stored.id, vendorID: kim.id + 1) { $0 }
         }
         await #expect(throws: APIFailure.productNotFound(999)) {
-            _ = try await store.update(id: 999, vendorID: kim.id) { $0.fields }
+            _ = try await store.update(id: 999, vendorID: kim.id) { $0 }
         }
         let updated = try await store.update(id: stored.id, vendorID: kim.id) { current in
-            var fields = current.fields
-            fields.price = 2_500
-            fields.thumbnailImageID = second.id
-            return fields
+            var edited = current
+            edited.fields.price = 2_500
+            edited.thumbnailImageID = second.id
+            return edited
         }
-        #expect(updated.price == 2_500 && updated.thumbnailFile == second.fileName && updated.thumbnailImageID == second.id)
+        #expect(updated.fields.price == 2_500 && updated.thumbnailFile == second.fileName && updated.thumbnailImageID == second.id)
     }
 
     @Test func tokensAreSingleUseAndDeletionRemovesRowsAndFiles() async throws {

@@ -85,9 +85,7 @@ public final class HTTPClient: Sendable {
         if let cached = addresses.withLock({ $0[key] }) { return cached }
         // getaddrinfo may wait on DNS for seconds: on a thread of its own, never on one of the
         // Swift concurrency pool's few threads (which every server in the process shares).
-        let resolved = await withCheckedContinuation { (continuation: CheckedContinuation<ClientAddress?, Never>) in
-            Thread.detachNewThread { continuation.resume(returning: ClientAddress.resolve(host: host, port: port)) }
-        }
+        let resolved = await BlockingThread().run { ClientAddress.resolve(host: host, port: port) }
         guard let address = resolved else {
             throw HTTPClientError.connectionFailed("cannot resolve \(host)")
         }
@@ -102,7 +100,7 @@ public final class HTTPClient: Sendable {
         if target.isEmpty { target = "/" }
         if let query = components?.percentEncodedQuery { target += "?" + query }
         guard target.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { throw HTTPClientError.invalidRequest("invalid path") }
-        var head = "\(method) \(target) HTTP/1.1\r\nHost: \(host.contains(":") ? "[\(host)]" : host):\(port)\r\n"
+        var head = "\(method) \(target) HTTP/1.1\r\nHost: \(HostName.bracketed(host)):\(port)\r\n"
         for (name, value) in HTTPHeaders(headers) {
             let lower = name.lowercased()
             if lower == "host" || lower == "content-length" || lower == "transfer-encoding" || lower == "connection" { continue }

@@ -38,7 +38,10 @@ final class Connection: EventLoopClient, @unchecked Sendable {
     private enum Phase { case open, lingering, closed }
 
     let fd: Int32
+    /// Plain TCP or TLS: every byte in and out goes through it.
+    private let transport: any ConnectionTransport
     private let loop: EventLoop
+    private let dates: HTTPDateCache
     private let context: ServerContext
     private let remoteAddress: String
     private var parser: RequestParser
@@ -61,18 +64,21 @@ final class Connection: EventLoopClient, @unchecked Sendable {
     private var streamWaiter: CheckedContinuation<Bool, Never>?
 
     // Deadlines, in monotonic nanoseconds.
+    private let acceptedAt = monotonicNanos()
     private var idleSince = monotonicNanos()
     private var headStarted: UInt64 = 0
     private var lastRead: UInt64 = 0
     private var lastWrite: UInt64 = 0
     private var lingerUntil: UInt64 = 0
 
-    init(fd: Int32, loop: EventLoop, context: ServerContext, remoteAddress: String) {
+    init(fd: Int32, transport: any ConnectionTransport, loop: ServerLoop, context: ServerContext, remoteAddress: String) {
         self.fd = fd
-        self.loop = loop
+        self.transport = transport
+        self.loop = loop.loop
+        self.dates = loop.dates
         self.context = context
         self.remoteAddress = remoteAddress
-        self.parser = RequestParser(limits: context.limits.parserLimits)
+        self.parser = RequestParser(limits: context.limits)
     }
 
     /// Starts watching the socket (on the loop thread).
@@ -85,6 +91,7 @@ final class Connection: EventLoopClient, @unchecked Sendable {
     func handleEvent(readable: Bool, writable: Bool, hangUp: Bool) {
         if writable { flush() }
         if readable && phase != .closed { readAvailable() }
+        if phase != .closed && transport.wantsWritable { flush() }
         if hangUp && phase != .closed { close() }
     }
 
@@ -108,6 +115,9 @@ final class Connection: EventLoopClient, @unchecked Sendable {
                 exchange.body.fail(HTTPError(status: 408, message: "Request body timed out"))
                 if exchange.responded { close() } else { closeAfterWrite = true; setReadInterest(false) }
             }
+        } else if transport.isHandshaking {
+            // The handshake counts toward the head's deadline, measured from accept.
+            if now - acceptedAt > limits.headerTimeout.nanoseconds { close() }
         } else if parser.isReceivingHead {
             if now - headStarted > limits.headerTimeout.nanoseconds { sendError(status: 408, reason: "Request head timed out") }
         } else if now - idleSince > limits.idleTimeout.nanoseconds || context.isDraining {
@@ -120,8 +130,8 @@ final class Connection: EventLoopClient, @unchecked Sendable {
         var reads = 0
         while reads < 4 {
             reads += 1
-            switch Socket.read(fd, into: buffer) {
-            case .done(let n):
+            switch transport.read(into: buffer) {
+            case .bytes(let n):
                 let now = monotonicNanos()
                 lastRead = now
                 if phase == .lingering { continue }
@@ -134,10 +144,15 @@ final class Connection: EventLoopClient, @unchecked Sendable {
                 peerClosed = true
                 setReadInterest(false)
                 reads = .max
-            case .failed:
+            case .failed, .done:
                 close()
                 return
             }
+        }
+        if reads == 4 {
+            // Read budget spent on full reads: more may wait, and inside a TLS transport
+            // epoll cannot see it. Come back after other connections had their turn.
+            loop.execute { [self] in if phase != .closed && readInterest { readAvailable() } }
         }
         if phase == .lingering {
             if peerClosed { close() }
@@ -291,7 +306,7 @@ final class Connection: EventLoopClient, @unchecked Sendable {
             && !(response.headers["Connection"]?.lowercased().contains("close") ?? false)
         if !keepAlive { closeAfterWrite = true }
         let isHead = exchange.method == "HEAD"
-        let date = loop.dateCache.current()
+        let date = dates.current()
 
         switch response.body {
         case .empty:
@@ -404,7 +419,7 @@ final class Connection: EventLoopClient, @unchecked Sendable {
         headers["Content-Type"] = "text/plain; charset=utf-8"
         outbound.append(contentsOf: ResponseHead.serialize(status: status, headers: headers, length: .known(body.count),
                                                            keepAlive: false, version: "HTTP/1.1",
-                                                           date: loop.dateCache.current()))
+                                                           date: dates.current()))
         outbound.append(contentsOf: body)
         flush()
     }
@@ -414,21 +429,24 @@ final class Connection: EventLoopClient, @unchecked Sendable {
     private func flush() {
         guard phase == .open else { return }
         lastWrite = monotonicNanos()
+        guard pushTransportPending() else { return }
         while outboundOffset < outbound.count {
             let result = outbound.withUnsafeBytes { all in
-                Socket.write(fd, UnsafeRawBufferPointer(rebasing: all[outboundOffset...]))
+                transport.write(UnsafeRawBufferPointer(rebasing: all[outboundOffset...]))
             }
             switch result {
-            case .done(let n): outboundOffset += n
-            case .wouldBlock: setWriteInterest(true); return
-            case .closed, .failed: close(); return
+            case .bytes(let n): outboundOffset += n
+            case .wouldBlock:
+                if transport.wantsWritable, pushTransportPending() { continue }
+                setWriteInterest(true); return
+            case .closed, .failed, .done: close(); return
             }
         }
         if outbound.capacity > 64 * 1024 { outbound = [] } else { outbound.removeAll(keepingCapacity: true) }
         outboundOffset = 0
         while let current = file {
             var offset = current.offset
-            switch Socket.sendFile(fd, file: current.fd, offset: &offset, count: min(current.end - offset, 1 << 20)) {
+            switch sendFilePiece(current.fd, offset: &offset, count: min(current.end - offset, 1 << 20)) {
             case .done(let n):
                 if n == 0 || offset >= current.end {
                     Glibc.close(current.fd)
@@ -438,6 +456,7 @@ final class Connection: EventLoopClient, @unchecked Sendable {
                 }
             case .wouldBlock:
                 file = (current.fd, offset, current.end)
+                if transport.wantsWritable, pushTransportPending() { continue }
                 setWriteInterest(true)
                 return
             case .closed, .failed:
@@ -445,12 +464,37 @@ final class Connection: EventLoopClient, @unchecked Sendable {
                 return
             }
         }
+        guard pushTransportPending() else { return }
         setWriteInterest(false)
         if let waiter = streamWaiter {
             streamWaiter = nil
             waiter.resume(returning: true)
         }
         finishExchangeIfDone()
+    }
+
+    /// Sends what the transport holds; false when it must wait (write interest set) or failed (closed).
+    private func pushTransportPending() -> Bool {
+        guard transport.wantsWritable else { return true }
+        switch transport.flushPending() {
+        case .done, .bytes: return true
+        case .wouldBlock: setWriteInterest(true); return false
+        case .closed, .failed: close(); return false
+        }
+    }
+
+    /// Sends part of a file: `sendfile` on plain TCP, else read and hand to the transport.
+    private func sendFilePiece(_ file: Int32, offset: inout Int, count: Int) -> Socket.IOResult {
+        if transport.canSendFile { return Socket.sendFile(fd, file: file, offset: &offset, count: count) }
+        let buffer = loop.readBuffer
+        let n = pread(file, buffer.baseAddress, min(count, buffer.count), off_t(offset))
+        guard n > 0 else { return n == 0 ? .done(0) : .failed(errno) }
+        switch transport.write(UnsafeRawBufferPointer(rebasing: buffer[0..<n])) {
+        case .bytes(let sent): offset += sent; return .done(sent)
+        case .wouldBlock: return .wouldBlock
+        case .closed, .done: return .closed
+        case .failed(let code): return .failed(code)
+        }
     }
 
     /// After the response is written: log it, then close or go on with the next request.
@@ -497,7 +541,7 @@ final class Connection: EventLoopClient, @unchecked Sendable {
         guard phase != .closed else { return }
         phase = .closed
         loop.unregister(fd)
-        Glibc.close(fd)
+        transport.close()
         if let file { Glibc.close(file.fd) }
         file = nil
         outbound = []
@@ -514,6 +558,10 @@ final class Connection: EventLoopClient, @unchecked Sendable {
         guard on != readInterest, phase != .closed else { return }
         readInterest = on
         loop.modify(fd, readable: readInterest, writable: writeInterest)
+        if on {
+            // A TLS transport may hold decrypted bytes epoll cannot report.
+            loop.execute { [self] in if phase != .closed && readInterest { readAvailable() } }
+        }
     }
 
     private func setWriteInterest(_ on: Bool) {

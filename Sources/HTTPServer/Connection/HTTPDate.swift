@@ -1,11 +1,11 @@
 import Foundation
 
 /// The `Date` header value (IMF-fixdate), formatted at most once per second per loop.
-struct HTTPDateCache {
+final class HTTPDateCache {
     private var second: time_t = 0
     private var cached = ""
 
-    mutating func current() -> String {
+    func current() -> String {
         var now = time(nil)
         if now != second {
             second = now

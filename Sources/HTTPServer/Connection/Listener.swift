@@ -9,7 +9,7 @@ import Foundation
 final class Listener: EventLoopClient, @unchecked Sendable {
     private let fd: Int32
     private let loop: EventLoop
-    private let loops: [EventLoop]
+    private let loops: [ServerLoop]
     private let context: ServerContext
     private var nextLoop = 0
     private var watching = true
@@ -17,7 +17,7 @@ final class Listener: EventLoopClient, @unchecked Sendable {
     private var retryAt: UInt64 = 0
     private static let backOff: UInt64 = 100_000_000
 
-    init(fd: Int32, loop: EventLoop, loops: [EventLoop], context: ServerContext) {
+    init(fd: Int32, loop: EventLoop, loops: [ServerLoop], context: ServerContext) {
         self.fd = fd
         self.loop = loop
         self.loops = loops
@@ -84,14 +84,27 @@ final class Listener: EventLoopClient, @unchecked Sendable {
             let target = loops[nextLoop % loops.count]
             nextLoop &+= 1
             let context = self.context
-            if target === loop {
-                Connection(fd: client, loop: target, context: context, remoteAddress: remote).start()
+            if target.loop === loop {
+                Self.startConnection(fd: client, loop: target, context: context, remoteAddress: remote)
             } else {
-                target.execute {
-                    Connection(fd: client, loop: target, context: context, remoteAddress: remote).start()
+                target.loop.execute {
+                    Self.startConnection(fd: client, loop: target, context: context, remoteAddress: remote)
                 }
             }
         }
+    }
+
+    /// Wraps the socket in its transport and starts serving it (on `loop`'s thread).
+    private static func startConnection(fd: Int32, loop: ServerLoop, context: ServerContext, remoteAddress: String) {
+        let transport: any ConnectionTransport
+        do {
+            transport = try context.makeTransport(fd)
+        } catch {
+            Glibc.close(fd)
+            context.release()
+            return
+        }
+        Connection(fd: fd, transport: transport, loop: loop, context: context, remoteAddress: remoteAddress).start()
     }
 
     /// Stops accepting and closes the listening socket.

@@ -11,10 +11,13 @@ final class ServerContext: Sendable {
     let connectionClosed: Locked<(@Sendable () -> Void)?> = Locked(nil)
 
     let handlersOnEventLoop: Bool
+    /// Wraps each accepted socket: plain TCP or TLS.
+    let makeTransport: ConnectionTransportFactory
 
     init(router: Router, limits: ServerLimits, accessLog: (@Sendable (AccessLogEntry) -> Void)?,
-         handlersOnEventLoop: Bool) {
+         handlersOnEventLoop: Bool, makeTransport: @escaping ConnectionTransportFactory = PlainTransport.factory) {
         self.handlersOnEventLoop = handlersOnEventLoop
+        self.makeTransport = makeTransport
         self.router = router
         self.limits = limits
         self.accessLog = accessLog
@@ -47,12 +50,10 @@ final class ServerContext: Sendable {
     }
 }
 
-/// Monotonic nanoseconds, for deadlines.
-@inline(__always) func monotonicNanos() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+/// One event loop of the server with what its connections share on that thread.
+final class ServerLoop: @unchecked Sendable {   // the date cache is touched on the loop thread only
+    let loop: EventLoop
+    let dates = HTTPDateCache()
 
-extension Duration {
-    var nanoseconds: UInt64 {
-        let c = components
-        return UInt64(max(0, c.seconds)) * 1_000_000_000 + UInt64(max(0, c.attoseconds) / 1_000_000_000)
-    }
+    init(_ loop: EventLoop) { self.loop = loop }
 }

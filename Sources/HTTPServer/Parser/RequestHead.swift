@@ -33,21 +33,3 @@ public enum ParserEvent: Sendable, Equatable {
     case needMore
     case error(ParseError)
 }
-
-public struct ParserLimits: Sendable, Equatable {
-    public var maxRequestLineBytes = 8 * 1024
-    public var maxHeaderBytes = 32 * 1024
-    public var maxHeaderCount = 100
-    /// The largest body accepted; the connection lowers or raises it per route.
-    public var bodyLimit = 1024 * 1024
-    /// A chunk-size line with its extensions.
-    public var maxChunkLineBytes = 1024
-
-    public init(maxRequestLineBytes: Int = 8 * 1024, maxHeaderBytes: Int = 32 * 1024, maxHeaderCount: Int = 100,
-                bodyLimit: Int = 1024 * 1024) {
-        self.maxRequestLineBytes = maxRequestLineBytes
-        self.maxHeaderBytes = maxHeaderBytes
-        self.maxHeaderCount = maxHeaderCount
-        self.bodyLimit = bodyLimit
-    }
-}

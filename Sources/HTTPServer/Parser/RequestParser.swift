@@ -5,7 +5,7 @@
 /// purpose (RFC 9112): bare CR or LF, obsolete line folding, ambiguous body framing and bad
 /// chunk framing are errors, because lenient parsers are how requests get smuggled.
 public struct RequestParser: Sendable {
-    public var limits: ParserLimits
+    public var limits: ServerLimits
 
     private enum State: Sendable, Equatable {
         case head
@@ -33,9 +33,9 @@ public struct RequestParser: Sendable {
     private var bodyLimit: Int
     private var bodyReceived = 0
 
-    public init(limits: ParserLimits = ParserLimits()) {
+    public init(limits: ServerLimits = ServerLimits()) {
         self.limits = limits
-        self.bodyLimit = limits.bodyLimit
+        self.bodyLimit = limits.defaultBodyLimit
     }
 
     /// Bytes received and not yet consumed by an event.
@@ -171,7 +171,7 @@ public struct RequestParser: Sendable {
         methodEnded = false
         headerLines = 0
         bodyReceived = 0
-        bodyLimit = limits.bodyLimit
+        bodyLimit = limits.defaultBodyLimit
     }
 
     /// Finds a CRLF-terminated line at `start`; returns the index of its CR. Sets the failed

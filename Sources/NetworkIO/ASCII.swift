@@ -1,11 +1,11 @@
 /// Byte-level helpers shared by the parsers. HTTP syntax is ASCII; comparing bytes avoids
 /// building and lowercasing Strings on the hot path.
-enum ASCII {
-    static let cr: UInt8 = 13, lf: UInt8 = 10, space: UInt8 = 32, tab: UInt8 = 9
-    static let colon: UInt8 = 58, semicolon: UInt8 = 59, percent: UInt8 = 37
+public enum ASCII {
+    public static let cr: UInt8 = 13, lf: UInt8 = 10, space: UInt8 = 32, tab: UInt8 = 9
+    public static let colon: UInt8 = 58, semicolon: UInt8 = 59, percent: UInt8 = 37
 
     /// RFC 9110 `tchar`: the characters allowed in a method and a header name.
-    static func isTokenChar(_ b: UInt8) -> Bool {
+    public static func isTokenChar(_ b: UInt8) -> Bool {
         switch b {
         case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: return true
         case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"),
@@ -18,15 +18,15 @@ enum ASCII {
 
     /// Bytes allowed inside a header value: visible ASCII, space, tab and obs-text.
     /// Excludes NUL, CR, LF, the other controls and DEL.
-    static func isFieldValueChar(_ b: UInt8) -> Bool {
+    public static func isFieldValueChar(_ b: UInt8) -> Bool {
         b == tab || (b >= 0x20 && b != 0x7F)
     }
 
-    static func lowercased(_ b: UInt8) -> UInt8 {
+    public static func lowercased(_ b: UInt8) -> UInt8 {
         (b >= 0x41 && b <= 0x5A) ? b | 0x20 : b
     }
 
-    static func hexValue(_ b: UInt8) -> Int? {
+    public static func hexValue(_ b: UInt8) -> Int? {
         switch b {
         case 0x30...0x39: return Int(b - 0x30)
         case 0x41...0x46: return Int(b - 0x41 + 10)
@@ -35,12 +35,12 @@ enum ASCII {
         }
     }
 
-    static func isToken(_ s: some StringProtocol) -> Bool {
+    public static func isToken(_ s: some StringProtocol) -> Bool {
         !s.isEmpty && s.utf8.allSatisfy(isTokenChar)
     }
 
     /// Case-insensitive equality of two ASCII names without allocating.
-    static func equalsIgnoringCase(_ a: String, _ b: String) -> Bool {
+    public static func equalsIgnoringCase(_ a: String, _ b: String) -> Bool {
         let x = a.utf8, y = b.utf8
         guard x.count == y.count else { return false }
         return zip(x, y).allSatisfy { lowercased($0) == lowercased($1) }

@@ -2,8 +2,8 @@ import CEpoll
 import Foundation
 
 /// Thin wrappers over the socket system calls the server needs; each turns errno into a result.
-enum Socket {
-    enum IOResult {
+public enum Socket {
+    public enum IOResult: Sendable, Equatable {
         case done(Int)
         case wouldBlock
         case closed
@@ -11,7 +11,7 @@ enum Socket {
     }
 
     /// Reads once, retrying on EINTR.
-    static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> IOResult {
+    public static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> IOResult {
         while true {
             let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
             if n > 0 { return .done(n) }
@@ -26,7 +26,7 @@ enum Socket {
 
     /// Writes once (a partial write is reported as such), retrying on EINTR. MSG_NOSIGNAL keeps a
     /// vanished peer from raising SIGPIPE.
-    static func write(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> IOResult {
+    public static func write(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> IOResult {
         while true {
             let n = send(fd, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL))
             if n >= 0 { return .done(n) }
@@ -39,7 +39,7 @@ enum Socket {
     }
 
     /// Sends up to `count` bytes of `file` from `offset` without copying through user space.
-    static func sendFile(_ fd: Int32, file: Int32, offset: inout Int, count: Int) -> IOResult {
+    public static func sendFile(_ fd: Int32, file: Int32, offset: inout Int, count: Int) -> IOResult {
         while true {
             var off = off_t(offset)
             let n = sendfile(fd, file, &off, count)
@@ -52,13 +52,13 @@ enum Socket {
         }
     }
 
-    static func setNoDelay(_ fd: Int32) {
+    public static func setNoDelay(_ fd: Int32) {
         var one: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
     }
 
     /// A non-blocking listening socket bound to host:port. Returns the descriptor and real port.
-    static func listen(host: String, port: Int, backlog: Int32 = 4096) throws -> (fd: Int32, port: Int) {
+    public static func listen(host: String, port: Int, backlog: Int32 = 4096) throws -> (fd: Int32, port: Int) {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
@@ -87,7 +87,7 @@ enum Socket {
         return (fd, localPort(fd))
     }
 
-    static func localPort(_ fd: Int32) -> Int {
+    public static func localPort(_ fd: Int32) -> Int {
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         withUnsafeMutablePointer(to: &storage) {
@@ -96,7 +96,7 @@ enum Socket {
         return port(of: storage)
     }
 
-    static func port(of storage: sockaddr_storage) -> Int {
+    public static func port(of storage: sockaddr_storage) -> Int {
         var storage = storage
         let family = Int32(storage.ss_family)
         return withUnsafePointer(to: &storage) { p in
@@ -108,7 +108,7 @@ enum Socket {
     }
 
     /// "127.0.0.1" or "::1" for a peer address.
-    static func describe(_ storage: sockaddr_storage) -> String {
+    public static func describe(_ storage: sockaddr_storage) -> String {
         var storage = storage
         var host = [CChar](repeating: 0, count: Int(NI_MAXHOST))
         let rc = withUnsafePointer(to: &storage) { p in
@@ -119,19 +119,5 @@ enum Socket {
         }
         guard rc == 0 else { return "" }
         return String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-}
-
-public enum ServerError: Error, Sendable, CustomStringConvertible {
-    case bind(String)
-    case alreadyStarted
-    case eventLoop(String)
-
-    public var description: String {
-        switch self {
-        case .bind(let m): "Cannot start the server: \(m)"
-        case .alreadyStarted: "The server was already started (a server starts once)"
-        case .eventLoop(let m): "Event loop failure: \(m)"
-        }
     }
 }

@@ -1,5 +1,5 @@
 import Testing
-@testable import HTTPServer
+import NetworkIO
 
 @Suite struct SecretsTests {
     @Test func randomHexHasTheLengthAndAlphabetAndNeverRepeats() {

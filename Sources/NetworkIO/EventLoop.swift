@@ -9,7 +9,7 @@ private let currentLoopKey: pthread_key_t = {
 }()
 
 /// Something the event loop notifies about readiness. Called on the loop thread only.
-protocol EventLoopClient: AnyObject {
+public protocol EventLoopClient: AnyObject {
     func handleEvent(readable: Bool, writable: Bool, hangUp: Bool)
     /// Periodic deadline check; `now` is monotonic nanoseconds.
     func tick(now: UInt64)
@@ -17,9 +17,11 @@ protocol EventLoopClient: AnyObject {
 
 /// One thread waiting on epoll. Sockets are only touched on this thread; other threads
 /// (handler tasks) hand work over with `execute`, which wakes the loop through an eventfd.
-/// Handlers never run here, so a slow handler cannot stall other connections' I/O, and no
-/// socket ever blocks one of Swift concurrency's cooperative threads.
-final class EventLoop: @unchecked Sendable {
+/// Sockets never block, so no socket call ever holds one of Swift concurrency's cooperative
+/// threads. The loop is also a `TaskExecutor`: a server may run its handler tasks here (no
+/// thread hand-offs), and then a handler that blocks or computes for long delays this loop's
+/// other connections; by default handlers run on the global executor instead.
+public final class EventLoop: @unchecked Sendable {
     private let epollFD: Int32
     private let wakeFD: Int32
     /// Work from other threads; `ended` is set when the loop has stopped, after which late work
@@ -33,11 +35,10 @@ final class EventLoop: @unchecked Sendable {
     private var tickHandlers: [() -> Void] = []
     private var lastTick = monotonicNanos()
     /// How often `onTick` handlers run (deadline checks).
-    let tickInterval: UInt64
-    var dateCache = HTTPDateCache()
+    public let tickInterval: UInt64
     /// Shared receive buffer: data is copied out of it into the connection's parser, so idle
     /// connections keep no buffer of their own.
-    let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+    public let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
 
     /// Work and task jobs enqueued from the loop thread itself: no lock, no wake-up needed.
     private var localWork: [() -> Void] = []
@@ -45,7 +46,7 @@ final class EventLoop: @unchecked Sendable {
 
     private let finished = DispatchSemaphore(value: 0)
 
-    init(tickInterval: Duration) throws {
+    public init(tickInterval: Duration) throws {
         epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
         guard epollFD >= 0 else { throw ServerError.eventLoop("epoll_create1: \(String(cString: strerror(errno)))") }
         wakeFD = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
@@ -66,7 +67,7 @@ final class EventLoop: @unchecked Sendable {
         readBuffer.deallocate()
     }
 
-    func start(name: String) {
+    public func start(name: String) {
         // The thread keeps the loop alive until `run` returns; nothing keeps the thread.
         let thread = Thread { [self] in run() }
         thread.name = name
@@ -75,12 +76,12 @@ final class EventLoop: @unchecked Sendable {
     }
 
     /// True on this loop's own thread (a thread-specific value set when the loop starts).
-    var inLoopThread: Bool {
+    public var inLoopThread: Bool {
         pthread_getspecific(currentLoopKey) == Unmanaged.passUnretained(self).toOpaque()
     }
 
     /// Runs `work` on the loop thread soon (never inline). Safe from any thread.
-    func execute(_ work: @escaping @Sendable () -> Void) {
+    public func execute(_ work: @escaping @Sendable () -> Void) {
         if inLoopThread {
             localWork.append(work)
             return
@@ -108,16 +109,16 @@ final class EventLoop: @unchecked Sendable {
     }
 
     /// Stops the loop after the current iteration and waits for its thread to end.
-    func stop() {
+    public func stop() {
         precondition(!inLoopThread, "an event loop cannot wait for itself to stop")
         if submit({ [self] in running = false }) { finished.wait() }
     }
 
     // MARK: loop thread only
 
-    func onTick(_ handler: @escaping () -> Void) { tickHandlers.append(handler) }
+    public func onTick(_ handler: @escaping () -> Void) { tickHandlers.append(handler) }
 
-    func register(_ fd: Int32, _ client: EventLoopClient, readable: Bool, writable: Bool) {
+    public func register(_ fd: Int32, _ client: EventLoopClient, readable: Bool, writable: Bool) {
         clients[fd] = client
         var event = epoll_event()
         event.events = Self.mask(readable: readable, writable: writable)
@@ -125,7 +126,7 @@ final class EventLoop: @unchecked Sendable {
         epoll_ctl(epollFD, EPOLL_CTL_ADD, fd, &event)
     }
 
-    func modify(_ fd: Int32, readable: Bool, writable: Bool) {
+    public func modify(_ fd: Int32, readable: Bool, writable: Bool) {
         var event = epoll_event()
         event.events = Self.mask(readable: readable, writable: writable)
         event.data.fd = fd
@@ -133,7 +134,7 @@ final class EventLoop: @unchecked Sendable {
     }
 
     /// Forgets `fd`; the caller closes it.
-    func unregister(_ fd: Int32) {
+    public func unregister(_ fd: Int32) {
         epoll_ctl(epollFD, EPOLL_CTL_DEL, fd, nil)
         clients[fd] = nil
     }
@@ -194,7 +195,7 @@ final class EventLoop: @unchecked Sendable {
     }
 
     /// Runs `body` for every registered client (loop thread only).
-    func forEachClient(_ body: (EventLoopClient) -> Void) {
+    public func forEachClient(_ body: (EventLoopClient) -> Void) {
         for client in clients.values { body(client) }
     }
 
@@ -228,7 +229,7 @@ final class EventLoop: @unchecked Sendable {
 /// Handler tasks may prefer the loop as their executor: a request is then parsed, handled and
 /// answered on one thread with no hand-offs. Jobs from other threads arrive through `execute`.
 extension EventLoop: TaskExecutor {
-    func enqueue(_ job: consuming ExecutorJob) {
+    public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         if inLoopThread {
             localJobs.append(job)

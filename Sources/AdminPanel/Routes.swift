@@ -1,0 +1,39 @@
+import HTTPServer
+
+extension PanelApp {
+    /// The routes of design.md, wrapped so every response carries the security headers.
+    func routes() -> Router {
+        var router = Router()
+        router.use(SecurityHeaders.middleware)
+        router.use(hostCheckMiddleware())
+        router.use(originCheckMiddleware())
+        router.use(accessControlMiddleware())
+
+        router.get("/") { _ in .redirect(to: "/products", status: 303) }
+        router.get("/products", pageHandler { app, request in try await app.listPage(request) })
+        router.post("/products", bodyLimit: configuration.uploadLimit, pageHandler { app, request in try await app.registerProduct(request) })
+        router.get("/products/new", pageHandler { app, request in try await app.registerForm(request) })
+        router.get("/products/{id}", pageHandler { app, request in try await app.detailPage(request) })
+        router.get("/products/{id}/edit", pageHandler { app, request in try await app.editForm(request) })
+        router.post("/products/{id}/edit", bodyLimit: 64 * 1024, pageHandler { app, request in try await app.updateProduct(request) })
+        router.get("/products/{id}/delete", pageHandler { app, request in try await app.deletePrompt(request) })
+        router.post("/products/{id}/delete", bodyLimit: 16 * 1024, pageHandler { app, request in try await app.deleteProduct(request) })
+        router.get("/uploads/{token}/{image}", pageHandler { app, request in try await app.stagedPreview(request) })
+        router.get("/media/{path...}") { [self] request in try await mediaFile(request) }
+        router.get("/healthz") { [self] request in try await health(request) }
+        router.get("/static/{path...}") { [self] request in
+            staticFiles.response(for: request.pathParameters["path"] ?? "", request: request)
+        }
+        router.get("/login", pageHandler { app, request in try await app.loginForm(request) })
+        router.post("/login", bodyLimit: 16 * 1024, pageHandler { app, request in try await app.login(request) })
+        router.post("/logout", bodyLimit: 16 * 1024, pageHandler { app, request in try await app.logout(request) })
+        router.notFoundHandler = { [self] request in
+            await errorPage(.notFound(), request: request)
+        }
+        // A body over a route's limit, refused by the server before reading it: the 413 page.
+        router.payloadTooLargeHandler = { [self] request in
+            await errorPage(failure(for: HTTPError(status: 413, message: "Upload too large")), request: request)
+        }
+        return router
+    }
+}

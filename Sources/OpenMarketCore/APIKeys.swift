@@ -1,0 +1,25 @@
+/// Every spelling of each member the API was seen to use, preferred spelling first (it is the
+/// one a "missing" error names).
+enum APIKeys {
+    static let id = ["id"]
+    static let vendorID = ["vendor_id", "vendorId", "vendorID"]
+    static let vendorName = ["vendorName", "vendor_name"]
+    static let name = ["name"]
+    static let description = ["description", "descriptions"]
+    static let thumbnail = ["thumbnail"]
+    static let currency = ["currency"]
+    static let price = ["price"]
+    static let bargainPrice = ["bargain_price", "bargainPrice"]
+    static let discountedPrice = ["discounted_price", "discountedPrice"]
+    static let stock = ["stock"]
+    static let createdAt = ["created_at", "createdAt"]
+    static let issuedAt = ["issued_at", "issuedAt"]
+    static let url = ["url"]
+    static let thumbnailURL = ["thumbnail_url", "thumbnailUrl", "thumbnailURL"]
+    static let succeed = ["succeed"]
+    static let images = ["images"]
+    static let vendors = ["vendors", "vendor"]
+    static let pages = ["pages"]
+    static let offset = ["offset"]
+    static let limit = ["limit"]
+}
