@@ -29,17 +29,22 @@ let package = Package(
         // TLS sessions driven by our own event loops, certificates (OpenSSL does the cryptography).
         .target(name: "TLS", dependencies: ["COpenSSL"]),
         .target(name: "HTTPServer", dependencies: ["NetworkIO", "TLS"]),
+        // The pooled keep-alive client the panel uses for its upstream API; beside the server, not in it.
+        .target(name: "HTTPClient", dependencies: ["NetworkIO"]),
         .target(name: "HTMLTemplates"),
         .target(name: "OpenMarketSandbox", dependencies: ["HTTPServer", "NetworkIO", "OpenMarketCore", "SQLiteStore"]),
-        .target(name: "AdminPanel", dependencies: ["HTTPServer", "NetworkIO", "HTMLTemplates", "OpenMarketCore", "SQLiteStore", "CSodium"]),
+        .target(name: "AdminPanel", dependencies: ["HTTPServer", "HTTPClient", "NetworkIO", "HTMLTemplates", "OpenMarketCore", "SQLiteStore", "CSodium"]),
 
         .executableTarget(name: "openmarket-admin", dependencies: ["AdminPanel", "NetworkIO", "OpenMarketSandbox"]),
         .executableTarget(name: "openmarket-sandbox", dependencies: ["OpenMarketSandbox"]),
-        .executableTarget(name: "server-benchmark", dependencies: ["HTTPServer"]),
+        .executableTarget(name: "server-benchmark", dependencies: ["HTTPServer", "HTTPClient"]),
 
         .testTarget(name: "OpenMarketCoreTests", dependencies: ["OpenMarketCore"], exclude: ["Fixtures"]),
         .testTarget(name: "NetworkIOTests", dependencies: ["NetworkIO"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "NetworkIO", "TLS"]),
+        // Byte splitting for parser tests, shared by the server's and the client's tests.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPClient", "NetworkIO", "TLS", "TestSupport"]),
+        .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPServer", "NetworkIO", "TestSupport"]),
         .testTarget(name: "TLSTests", dependencies: ["TLS"]),
         .testTarget(name: "HTMLTemplatesTests", dependencies: ["HTMLTemplates"]),
         .testTarget(name: "OpenMarketSandboxTests", dependencies: ["OpenMarketSandbox", "OpenMarketCore", "HTTPServer", "SQLiteStore"]),

@@ -4,10 +4,10 @@ import OpenMarketCore
 @testable import AdminPanel
 
 /// Product writes through the panel land in the activity log (DATA/panel.sqlite), edits field by field.
-@Suite struct ActivityRecordTests {
+@Suite(.awaitsTeardown) struct ActivityRecordTests {
     @Test func registerEditDeleteAndRefusedDeleteAreRecorded() async throws {
         let harness = try await PanelHarness.start()
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         let token = try await harness.csrfToken(from: "/products/new")
         let created = try await harness.browser.postMultipart("/products", fields: RegisterRouteTests.fields(token, name: "Logged mug"),
                                                               files: [.init(filename: "a.png", type: "image/png", data: TestImages.png())])

@@ -3,10 +3,10 @@ import Testing
 @testable import AdminPanel
 
 /// DNS rebinding over real sockets: a page that points its own name at the panel gets nothing.
-@Suite struct HostRouteTests {
+@Suite(.awaitsTeardown) struct HostRouteTests {
     @Test func rebindingSequenceIsRefused() async throws {
         let harness = try await PanelHarness.start()
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         let port = harness.browser.port
         let rebound = TestBrowser(port: port)
         rebound.host = "evil.example:\(port)"

@@ -51,9 +51,10 @@ final class ServerContext: Sendable {
 }
 
 /// One event loop of the server with what its connections share on that thread.
-final class ServerLoop: @unchecked Sendable {   // the date cache is touched on the loop thread only
+final class ServerLoop: @unchecked Sendable {   // everything but `loop` is touched on the loop thread only
     let loop: EventLoop
     let dates = HTTPDateCache()
+    let idle = IdleConnections()
 
     init(_ loop: EventLoop) { self.loop = loop }
 }
