@@ -221,8 +221,25 @@ final class PanelApp: Sendable {
     func failure(for error: HTTPError) -> PageFailure {
         switch error.status {
         case 413:
-            PageFailure(status: 413, heading: "failure_too_large_heading", message: "failure_panel_too_large_message",
-                        arguments: ["total": "\(configuration.uploadLimit >> 20)", "max": "\(ProductRules.maxImageBytes / 1024)"])
+            // The form's own limits each get their own words, so nobody shrinks images to fix a
+            // text that is too long; the whole request over the route's limit is about images.
+            switch error.limit {
+            case .parts(let max)?, .fields(let max)?:
+                PageFailure(status: 413, heading: "failure_form_too_large_heading", message: "failure_form_too_many_parts",
+                            arguments: ["max": "\(max)"])
+            case .partHeaders(let maxBytes)?:
+                PageFailure(status: 413, heading: "failure_form_too_large_heading", message: "failure_form_part_headers_too_large",
+                            arguments: ["max": "\(maxBytes / 1024)"])
+            case .field(let name, let maxBytes)?:
+                PageFailure(status: 413, heading: "failure_form_too_large_heading", message: "failure_form_field_too_large",
+                            arguments: ["field": String(name.prefix(40)), "max": "\(maxBytes / 1024)"])
+            case .file(_, let maxBytes)?:
+                PageFailure(status: 413, heading: "failure_too_large_heading", message: "failure_form_file_too_large",
+                            arguments: ["max": "\(maxBytes >> 20)"])
+            case nil:
+                PageFailure(status: 413, heading: "failure_too_large_heading", message: "failure_panel_too_large_message",
+                            arguments: ["total": "\(configuration.uploadLimit >> 20)", "max": "\(ProductRules.maxImageBytes / 1024)"])
+            }
         case 404:
             .notFound()
         default:

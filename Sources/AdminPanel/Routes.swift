@@ -32,7 +32,7 @@ extension PanelApp {
         }
         // A body over a route's limit, refused by the server before reading it: the 413 page.
         router.payloadTooLargeHandler = { [self] request in
-            await errorPage(failure(for: HTTPError(status: 413, message: "Upload too large")), request: request)
+            await errorPage(failure(for: HTTPError(status: 413, message: "Body exceeds the limit")), request: request)
         }
         return router
     }

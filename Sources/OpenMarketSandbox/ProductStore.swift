@@ -276,7 +276,7 @@ final class ProductStore: Sendable {
 
     /// Issues a fresh single-use token that allows deleting product `id` of `vendorID`.
     func issueToken(_ kind: TokenKind, productID id: Int, vendorID: Int) async throws -> String {
-        let token = kind == .productSecret ? RandomToken.uuid() : RandomToken.hex(byteCount: 16)
+        let token = kind == .productSecret ? RandomToken.uuidVersion1Shaped() : RandomToken.hex(byteCount: 16)
         try await writer.perform { connection in
             try connection.transaction {
                 guard let current = try Self.product(id: id, on: connection) else { throw APIFailure.productNotFound(id) }

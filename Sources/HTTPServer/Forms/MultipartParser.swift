@@ -92,10 +92,12 @@ struct MultipartParser {
                     start += 2
                 } else {
                     guard let end = find([ASCII.cr, ASCII.lf, ASCII.cr, ASCII.lf], from: start) else {
-                        if buffer.count - start > maxHeaderBytes { return fail("Part headers too large", status: 413) }
+                        if buffer.count - start > maxHeaderBytes { return fail("Part headers are too large (at most \(maxHeaderBytes) bytes)", status: 413,
+                                                                         limit: .partHeaders(maxBytes: maxHeaderBytes)) }
                         return .needMore
                     }
-                    if end + 4 - start > maxHeaderBytes { return fail("Part headers too large", status: 413) }
+                    if end + 4 - start > maxHeaderBytes { return fail("Part headers are too large (at most \(maxHeaderBytes) bytes)", status: 413,
+                                                                         limit: .partHeaders(maxBytes: maxHeaderBytes)) }
                     headerBytes = Array(buffer[start..<end])
                     start = end + 4
                 }
@@ -123,8 +125,8 @@ struct MultipartParser {
         }
     }
 
-    private mutating func fail(_ message: String, status: Int = 400) -> Event {
-        let error = HTTPError(status: status, message: message)
+    private mutating func fail(_ message: String, status: Int = 400, limit: FormLimit? = nil) -> Event {
+        let error = HTTPError(status: status, message: message, limit: limit)
         state = .failed(error)
         return .error(error)
     }
