@@ -21,6 +21,8 @@ public struct PanelConfiguration: Sendable {
     public var allowedHosts: [String] = []
     /// `--activity-days`: activity rows older than this are removed.
     public var activityDays = 365
+    /// `--max-connections` (see `ServerLimits.maxConnections`).
+    public var maxConnections = 10_000
     public var stagingLifetime: TimeInterval = 3600
     /// Origins besides the API's whose images `/media` may fetch (the real API keeps its images
     /// in a storage bucket on another host). Empty = the API's origin only.
