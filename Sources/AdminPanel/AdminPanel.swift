@@ -65,5 +65,6 @@ public final class AdminPanel: Sendable {
         await app.catalog.stop()
         await server.shutdown()
         await app.staging.removeAll()
+        app.scratch.remove()
     }
 }
