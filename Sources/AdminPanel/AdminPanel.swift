@@ -24,6 +24,7 @@ public final class AdminPanel: Sendable {
         var serverConfiguration = ServerConfiguration(host: configuration.host, port: configuration.port)
         serverConfiguration.eventLoopCount = max(1, configuration.eventLoopCount)
         serverConfiguration.limits.defaultBodyLimit = 64 * 1024
+        serverConfiguration.limits.maxConnections = configuration.maxConnections
         if let write = configuration.accessLog {
             serverConfiguration.accessLog = { entry in write(entry.line) }
         } else {
@@ -51,6 +52,9 @@ public final class AdminPanel: Sendable {
     }
 
     public var port: Int { server.port }
+
+    /// Connections served at once (below `maxConnections` when the open-file limit is lower).
+    public var connectionCapacity: Int { server.connectionCapacity }
 
     /// The names the panel answers to (for the start-up output and a certificate's SANs).
     public var allowedHosts: HostAllowList { app.hostAllowList }

@@ -26,6 +26,8 @@ public struct LaunchOptions: Sendable, Equatable {
     public var allowedHosts: [String] = []
     /// `--activity-days`: how long activity rows are kept.
     public var activityDays = 365
+    /// `--max-connections`: open connections at most; when full, the longest-idle are closed.
+    public var maxConnections = 10_000
     public var showHelp = false
 
     public init() {}
@@ -39,7 +41,7 @@ public struct LaunchOptions: Sendable, Equatable {
         ("templates", "OPENMARKET_TEMPLATES"), ("timeout", "OPENMARKET_TIMEOUT"),
         ("access-code", "OPENMARKET_ACCESS_CODE"), ("seed", "OPENMARKET_SEED"),
         ("media-origin", "OPENMARKET_MEDIA_ORIGIN"), ("allowed-host", "OPENMARKET_ALLOWED_HOSTS"),
-        ("activity-days", "OPENMARKET_ACTIVITY_DAYS"),
+        ("activity-days", "OPENMARKET_ACTIVITY_DAYS"), ("max-connections", "OPENMARKET_MAX_CONNECTIONS"),
     ]
 
     /// Flags that may be given more than once; their values add up (comma-joined).
@@ -72,13 +74,15 @@ public struct LaunchOptions: Sendable, Equatable {
                               answers to 127.0.0.1, localhost and [::1], and beyond loopback to
                               this machine's addresses, host name and HOSTNAME.local
           --activity-days N   keep the activity log this many days (default 365)
+          --max-connections N open connections at most (default 10000); when full, the
+                              longest-idle ones are closed to admit new ones
           --help              show this help
 
         Every option can also come from the environment: OPENMARKET_HOST, OPENMARKET_PORT,
         OPENMARKET_API, OPENMARKET_DIALECT, OPENMARKET_IDENTIFIER, OPENMARKET_SECRET,
         OPENMARKET_VENDOR_ID, OPENMARKET_DATA, OPENMARKET_SANDBOX_PORT, OPENMARKET_PUBLIC,
         OPENMARKET_TEMPLATES, OPENMARKET_TIMEOUT, OPENMARKET_ACCESS_CODE, OPENMARKET_SEED,
-        OPENMARKET_MEDIA_ORIGIN, OPENMARKET_ALLOWED_HOSTS (comma-separated), OPENMARKET_ACTIVITY_DAYS.
+        OPENMARKET_MEDIA_ORIGIN, OPENMARKET_ALLOWED_HOSTS (comma-separated), OPENMARKET_ACTIVITY_DAYS, OPENMARKET_MAX_CONNECTIONS.
         """
 
     /// A bad command line, explained in one line (the executable exits with status 2).
@@ -204,6 +208,12 @@ public struct LaunchOptions: Sendable, Equatable {
                 throw Problem(description: "--activity-days must be a number of days from 1 to 36500")
             }
             activityDays = value
+        }
+        if let text = given["max-connections"] {
+            guard let value = Int(text), (1...1_000_000).contains(value) else {
+                throw Problem(description: "--max-connections must be a number from 1 to 1000000")
+            }
+            maxConnections = value
         }
         if api != nil, dialect != .v1, identifier == nil || secret == nil {
             throw Problem(description: "--api needs --identifier and --secret (or OPENMARKET_IDENTIFIER and OPENMARKET_SECRET)")

@@ -19,6 +19,8 @@ public struct PanelConfiguration: Sendable {
     public var allowedHosts: [String] = []
     /// `--activity-days`: activity rows older than this are removed.
     public var activityDays = 365
+    /// `--max-connections` (see `ServerLimits.maxConnections`).
+    public var maxConnections = 10_000
     /// Private folder for staged uploads; nil = a fresh one under the temporary directory.
     public var stagingDirectory: URL?
     public var stagingLifetime: TimeInterval = 3600

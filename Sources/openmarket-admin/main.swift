@@ -135,6 +135,7 @@ configuration.mediaOrigins = options.mediaOrigins
 configuration.dataDirectory = URL(fileURLWithPath: options.dataDirectory)
 configuration.allowedHosts = options.allowedHosts
 configuration.activityDays = options.activityDays
+configuration.maxConnections = options.maxConnections
 // Listening beyond loopback turns on sign-in; a code is generated (and printed) when none is set.
 configuration.accessCode = options.accessCode
     ?? (LaunchOptions.isLoopback(options.host) ? nil : LaunchOptions.generatedAccessCode())
@@ -146,6 +147,10 @@ do {
     MainActor.assumeIsolated { Running.panel = panel }
     let shownHost = HostName.bracketed(options.host)
     say("Admin panel:  http://\(shownHost):\(port)/")
+    if panel.connectionCapacity < options.maxConnections {
+        say("Open-file limit \(DescriptorLimit.current) (the hard limit) allows \(panel.connectionCapacity) connections, "
+            + "fewer than --max-connections \(options.maxConnections); raise it with `ulimit -n`")
+    }
     if let code = configuration.accessCode, options.accessCode == nil {
         say("Access code for signing in: \(code)")
     }
