@@ -34,6 +34,9 @@ extension PanelApp {
         let currency = Currency(rawValue: state.values.currency) ?? .KRW
         context.merge(FormIssues.templateFields(state.issues, l, currency: currency)) { _, new in new }
         context["csrf_token"] = .string(csrfToken)
+        // A form shown again (errors, a conflict, kept images) holds typed input: leaving asks first.
+        context["kept_input"] = .bool(!state.issues.isEmpty || state.alert != nil || !state.conflict.isEmpty
+                                      || !(state.staged?.images.isEmpty ?? true))
         context["alert"] = state.alert.map { .object(["message": .string($0)]) } ?? .null
         context["mode_register"] = .bool(productID == nil)
         context["mode_edit"] = .bool(productID != nil)
@@ -53,7 +56,7 @@ extension PanelApp {
             context["images_hint"] = .string(l("form_images_replace_hint", [
                 "max": "\(ProductRules.imageCount.upperBound)", "size": "\(ProductRules.maxImageBytes / 1024) KB"]))
         }
-        context["staged"] = Self.stagedContext(state.staged)
+        context["staged"] = Self.stagedContext(state.staged, l)
         if let productID {
             context["action"] = .string("/products/\(productID)/edit")
             context["submit_label"] = .string(l("edit_submit"))
@@ -104,7 +107,7 @@ extension PanelApp {
     }
 
     /// The images kept after an error (register, and edit in v1), with their remove boxes.
-    static func stagedContext(_ staged: (token: String, images: [StagedImage])?) -> TemplateValue {
+    static func stagedContext(_ staged: (token: String, images: [StagedImage])?, _ l: Localizer) -> TemplateValue {
         staged.flatMap { staged in
             staged.images.isEmpty ? nil : .object([
                 "token": .string(staged.token),
@@ -115,6 +118,8 @@ extension PanelApp {
                         "filename": .string(image.filename),
                         "size_text": .string(Self.sizeText(image.size)),
                         "index": .int(index),
+                        "earlier_label": .string(l("js_picker_earlier", ["file": image.filename])),
+                        "later_label": .string(l("js_picker_later", ["file": image.filename])),
                         "first": .bool(index == 0),
                         "last": .bool(index == staged.images.count - 1),
                     ])

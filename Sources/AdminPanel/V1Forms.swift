@@ -62,6 +62,11 @@ extension PanelApp {
         var state = ProductFormState(values: yours, loaded: sentOpened)
         var (staged, uploads, issues) = await stageImages(form, session: session)
         state.staged = staged
+        if form.fields["staged_move"] != nil {
+            // An order button (no JS) only re-shows the form with the images in their new order.
+            state.product = try? await client.product(id: id)
+            return try editPageV1(state, id: id, visit: visit, status: 200)
+        }
 
         let current: ProductDetail
         do throws(OpenMarketError) {
@@ -174,16 +179,9 @@ extension PanelApp {
         for file in form.files(named: "images") {
             guard let data = try? await staging.read(file) else { continue }
             let name = Self.safeFilename(file.filename)
-            guard let format = ImageFormat.detect(data) else {
-                issues.append(FieldIssue(field: "images", message: "“\(name)” is not a JPEG, PNG, GIF or WebP image.",
-                                         code: "image_type", arguments: ["file": name]))
-                continue
-            }
-            guard data.count <= ProductRules.maxImageBytes else {
-                issues.append(FieldIssue(field: "images",
-                    message: "“\(name)” is \(Self.sizeText(data.count)); each image can be at most \(ProductRules.maxImageBytes / 1024) KB.",
-                    code: "image_too_big", arguments: ["file": name, "size": "\((data.count + 1023) / 1024)",
-                                                       "max": "\(ProductRules.maxImageBytes / 1024)"]))
+            let fileIssues = ProductRules.fileIssues(filename: name, data: data)
+            guard fileIssues.isEmpty, let format = ImageFormat.detect(data) else {
+                issues += fileIssues
                 continue
             }
             incoming.append((name, data, format))
@@ -202,6 +200,11 @@ extension PanelApp {
             if !incoming.isEmpty {
                 staged = try? await staging.stage(token: nil, owner: session.id, adding: incoming, removing: [])
             }
+        }
+        // The kept images in the seller's order (the order buttons work without JS too).
+        if let current = staged {
+            let order = form.fields.all("staged_order").compactMap { Int($0) }
+            staged = (current.token, StagedOrder.apply(current.images, order: order, move: form.fields["staged_move"]))
         }
         var uploads: [ImageUpload] = []
         if let staged {
