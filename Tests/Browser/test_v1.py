@@ -69,7 +69,9 @@ def wait(browser, seconds=30):
 
 
 def submit(form):
-    form.find_element(By.CSS_SELECTOR, "button[type=submit], input[type=submit]").click()
+    """The form's own submit button (not the kept images' order buttons, which also submit)."""
+    buttons = form.find_elements(By.CSS_SELECTOR, ".form-actions button[type=submit]")
+    (buttons or form.find_elements(By.CSS_SELECTOR, "button[type=submit], input[type=submit]"))[0].click()
 
 
 def register(v1_panel, browser, name, folder):
