@@ -17,10 +17,17 @@ final class PanelApp: Sendable {
     let media: MediaLinks
     let sessions: SessionStore
     let staging: StagedUploads
+    /// This process's folder under DATA/uploads; large uploads are spooled to its `spool`.
+    let scratch: ScratchFolder
+    let spoolDirectory: URL
     let mediaCache: MediaCache
     let vendor: VendorIdentity
     let loginAttempts: AddressLimiter
     let staticFiles: StaticFiles
+    /// The local catalog copy (sorted and filtered views, CSV) and what keeps it current.
+    let catalog: CatalogSync
+    let catalogDatabase: CatalogDatabase
+    let newestCheck: NewestProductCheck
     let database: PanelDatabase
     let activity: ActivityLog
     let hostAllowList: HostAllowList
@@ -46,8 +53,18 @@ final class PanelApp: Sendable {
         presenter = ProductPresenter(media: media)
         sessions = SessionStore(deleteLimit: configuration.deleteAttemptLimit,
                                 deleteWindow: configuration.deleteAttemptWindow, now: configuration.now)
-        staging = try StagedUploads(directory: configuration.stagingDirectory ?? StagedUploads.makePrivateDirectory(),
-                                    lifetime: configuration.stagingLifetime, now: configuration.now)
+        // Without DATA (tests), one shared parent in the temporary directory: each panel owns a
+        // locked folder there, and sweeps only the folders of dead processes.
+        let uploads = configuration.dataDirectory?.appendingPathComponent("uploads", isDirectory: true)
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("openmarket-admin-uploads", isDirectory: true)
+        do {
+            scratch = try ScratchFolder.claim(in: uploads)
+            spoolDirectory = try scratch.subfolder("spool")
+            staging = try StagedUploads(directory: scratch.subfolder("staging"),
+                                        lifetime: configuration.stagingLifetime, now: configuration.now)
+        } catch {
+            throw PanelStartupError("the uploads folder \(uploads.path) cannot be used: \(error)")
+        }
         mediaCache = MediaCache(maxBytes: configuration.mediaCacheBytes)
         vendor = VendorIdentity(id: configuration.vendorID, everyProduct: configuration.api.dialect == .v1)
         loginAttempts = AddressLimiter(limit: 10, window: 600, now: configuration.now)
@@ -60,6 +77,16 @@ final class PanelApp: Sendable {
             .appendingPathComponent("openmarket-admin-data-\(SecureToken.make(byteCount: 12))", isDirectory: true))
         activity = ActivityLog(database: database, now: configuration.now)
         do {
+            catalogDatabase = try CatalogDatabase(database.writer)
+        } catch {
+            throw PanelStartupError("the catalog copy in \(database.database.path) cannot be opened: \(error)")
+        }
+        let copy = CatalogCopy()
+        if let stored = try? catalogDatabase.loadAll() { copy.load(stored.products, syncedAt: stored.syncedAt) }
+        catalog = CatalogSync(client: client, copy: copy, database: catalogDatabase,
+                              interval: configuration.catalogSyncInterval, now: configuration.now)
+        newestCheck = NewestProductCheck(client: client, maxAge: 5)
+        do {
             staticFiles = try StaticFiles(root: configuration.publicDirectory, cacheControl: "public, max-age=300")
         } catch {
             throw PanelStartupError("the public folder \(configuration.publicDirectory.path) cannot be served: \(error)")
@@ -67,6 +94,18 @@ final class PanelApp: Sendable {
     }
 
     var accessControl: Bool { configuration.accessCode != nil }
+
+    /// A product the panel just registered, edited or re-read: every view shows it at once.
+    func catalogRecord(_ product: ProductDetail) async {
+        let changes = catalog.copy.record(CatalogProduct(product, seenAt: configuration.now()))
+        try? await catalogDatabase.persist(changes, syncedAt: nil)
+    }
+
+    /// A product the panel just deleted (or found deleted): gone from every view at once.
+    func catalogRemove(_ id: Int) async {
+        let changes = catalog.copy.remove(id: id)
+        try? await catalogDatabase.persist(changes, syncedAt: nil)
+    }
 
     // MARK: sessions
 

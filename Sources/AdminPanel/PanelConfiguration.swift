@@ -13,7 +13,9 @@ public struct PanelConfiguration: Sendable {
     public var templatesDirectory: URL
     /// Non-nil turns on the login page; the executable sets it when listening beyond loopback.
     public var accessCode: String?
-    /// DATA: the panel keeps `panel.sqlite` here; nil = a fresh private folder (tests).
+    /// DATA: the panel keeps `panel.sqlite` here, and spools large uploads and stages images in a
+    /// folder of its own under `uploads/`, removing at start what a killed panel left (see
+    /// `ScratchFolder`). nil = a fresh private folder (tests).
     public var dataDirectory: URL?
     /// `--allowed-host` values: names (with an optional port) besides the panel's own.
     public var allowedHosts: [String] = []
@@ -21,8 +23,6 @@ public struct PanelConfiguration: Sendable {
     public var activityDays = 365
     /// `--max-connections` (see `ServerLimits.maxConnections`).
     public var maxConnections = 10_000
-    /// Private folder for staged uploads; nil = a fresh one under the temporary directory.
-    public var stagingDirectory: URL?
     public var stagingLifetime: TimeInterval = 3600
     /// Origins besides the API's whose images `/media` may fetch (the real API keeps its images
     /// in a storage bucket on another host). Empty = the API's origin only.
@@ -33,6 +33,10 @@ public struct PanelConfiguration: Sendable {
     public var deleteAttemptLimit = 5
     public var deleteAttemptWindow: TimeInterval = 600
     public var itemsPerPage = 20
+    /// How often the local catalog copy is synced in the background while the panel is used.
+    public var catalogSyncInterval: TimeInterval = 30
+    /// A page from the copy syncs first when the copy is older than this (the 60 s promise).
+    public var catalogMaxAge: TimeInterval = 50
     public var version = "1.0.0"
     /// The clock for expiry and limits; tests move it forward instead of sleeping.
     public var now: @Sendable () -> Date = { Date() }
