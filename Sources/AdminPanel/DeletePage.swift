@@ -46,7 +46,7 @@ extension PanelApp {
             return await redirect(to: back ?? "/products", flash: l("flash_deleted", ["name": deleted.name]), session: session)
         } catch .unauthorized {
             await activity.record(ActivityEntry(session, request, action: "delete-refused", productID: id,
-                                                detail: "wrong vendor password"))
+                                                detail: configuration.api.dialect == .v1 ? "wrong product password" : "wrong vendor password"))
             let (remaining, wait) = await sessions.recordWrongPassword(for: session.id)
             let product = try await loadProduct(id, retry: "/products/\(id)/delete")
             if let wait {
