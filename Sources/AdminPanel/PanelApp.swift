@@ -21,6 +21,8 @@ final class PanelApp: Sendable {
     let scratch: ScratchFolder
     let spoolDirectory: URL
     let mediaCache: MediaCache
+    /// One upstream fetch per image at a time (see `mediaFile`).
+    let mediaFetches = SingleFlight<MediaFetch>()
     let vendor: VendorIdentity
     let loginAttempts: AddressLimiter
     let staticFiles: StaticFiles
