@@ -15,6 +15,8 @@ struct ProductFormState: Sendable {
     var product: ProductDetail?
     var loaded: ProductFormValues?
     var conflict: [FieldChange] = []
+    /// The list to return to after saving or cancelling (`back=`, validated).
+    var back: String?
 }
 
 /// One field that changed on the API while the seller had the edit form open: its value when
@@ -39,11 +41,12 @@ extension PanelApp {
                                       || !(state.staged?.images.isEmpty ?? true))
         context["alert"] = state.alert.map { .object(["message": .string($0)]) } ?? .null
         context["mode_register"] = .bool(productID == nil)
+        context["back"] = state.back.map { .object(["url": .string($0)]) } ?? .null
         context["mode_edit"] = .bool(productID != nil)
         if let productID {
             context["action"] = .string("/products/\(productID)/edit")
             context["submit_label"] = .string(l("edit_submit"))
-            context["cancel_url"] = .string("/products/\(productID)")
+            context["cancel_url"] = .string(state.back ?? "/products/\(productID)")
             context["product_id"] = .int(productID)
             context["product_name"] = .string(state.product?.name ?? state.loaded?.name ?? state.values.name)
             let chosen = Int(state.values.thumbnailID)
@@ -81,7 +84,7 @@ extension PanelApp {
         } else {
             context["action"] = "/products"
             context["submit_label"] = .string(l("register_submit"))
-            context["cancel_url"] = "/products"
+            context["cancel_url"] = .string(state.back ?? "/products")
             context["images"] = .null
             context["conflict"] = .null
             context["loaded"] = .null

@@ -12,6 +12,9 @@ extension PanelApp {
         router.get("/") { _ in .redirect(to: "/products", status: 303) }
         router.get("/products", pageHandler { app, request in try await app.listPage(request) })
         router.post("/products", bodyLimit: configuration.uploadLimit, pageHandler { app, request in try await app.registerProduct(request) })
+        router.get("/products/refresh", pageHandler { app, request in try await app.refreshCatalog(request) })
+        router.get("/products/export.csv", pageHandler { app, request in try await app.exportCatalog(request) })
+        router.get("/products/newest.json") { [self] request in try await newestProduct(request) }
         router.get("/products/new", pageHandler { app, request in try await app.registerForm(request) })
         router.get("/products/{id}", pageHandler { app, request in try await app.detailPage(request) })
         router.get("/products/{id}/edit", pageHandler { app, request in try await app.editForm(request) })
