@@ -112,7 +112,7 @@ import OpenMarketCore
         #expect(response.header("Content-Security-Policy") != nil)   // a page like any other
     }
 
-    @Test func cookiesAreHttpOnlyStrictAndSecretsNeverReachPages() async throws {
+    @Test func cookiesAreHttpOnlySameSiteAndSecretsNeverReachPages() async throws {
         let harness = try await PanelHarness.start(.init(seed: 3))
         Teardown.add { await harness.stop() }
         let product = try await harness.makeProduct()
@@ -125,7 +125,9 @@ import OpenMarketCore
             #expect(!page.text.contains(harness.demoSecret))
             #expect(!page.text.contains(harness.demoIdentifier))
             for cookie in page.headers("Set-Cookie") {
-                #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"))
+                // The view choice is Strict; the form key and flash are Lax (an invitation link
+                // opened from a chat must still get a form that submits).
+                #expect(cookie.contains("HttpOnly") && (cookie.contains("SameSite=Strict") || cookie.contains("SameSite=Lax")))
             }
             #expect(page.header("X-Content-Type-Options") == "nosniff")
             #expect(page.header("Content-Security-Policy")?.contains("frame-ancestors 'none'") == true)
@@ -178,109 +180,5 @@ import OpenMarketCore
             let response = try await harness.browser.get(path)
             #expect(response.status != 200, "\(path)")
         }
-    }
-}
-
-@Suite(.awaitsTeardown) struct AccessControlRouteTests {
-    @Test func signInIsRequiredAndTheCodeChecked() async throws {
-        let harness = try await PanelHarness.start(.init(seed: 1, accessCode: "open-sesame-42"))
-        Teardown.add { await harness.stop() }
-        let blocked = try await harness.browser.get("/products/new")
-        #expect(blocked.status == 303)
-        #expect(blocked.header("Location") == "/login?next=%2Fproducts%2Fnew")
-        #expect(try await harness.browser.get("/static/app.css").status == 200)
-        #expect(try await harness.browser.get("/healthz").status == 200)
-
-        let login = try await harness.browser.get("/login?next=/products/new")
-        #expect(login.status == 200)
-        #expect(!login.text.contains("href=\"/products/new\""))
-        let token = try #require(login.inputValue("csrf_token"))
-        let wrong = try await harness.browser.post("/login", form: [("csrf_token", token), ("access_code", "guess"), ("next", "/products/new")])
-        #expect(wrong.status == 403)
-        #expect(wrong.text.contains("role=\"alert\""))
-        let oldSession = harness.browser.cookies["om_session"]
-        let right = try await harness.browser.post("/login", form: [("csrf_token", token), ("access_code", "open-sesame-42"), ("next", "/products/new")])
-        #expect(right.status == 303)
-        #expect(right.header("Location") == "/products/new")
-        #expect(harness.browser.cookies["om_session"] != oldSession)
-        let list = try await harness.browser.get("/products")
-        #expect(list.status == 200)
-        #expect(list.text.contains("action=\"/logout\""))
-        let logoutToken = try #require(list.inputValue("csrf_token"))
-        let out = try await harness.browser.post("/logout", form: [("csrf_token", logoutToken)])
-        #expect(out.status == 303)
-        #expect(try await harness.browser.get("/products").status == 303)
-    }
-
-    @Test func offByDefaultOnLoopback() async throws {
-        let harness = try await PanelHarness.start()
-        Teardown.add { await harness.stop() }
-        #expect(try await harness.browser.get("/products").status == 200)
-        #expect(try await harness.browser.get("/login").status == 303)
-    }
-}
-
-actor Counter {
-    private(set) var value = 0
-    func add() { value += 1 }
-}
-
-/// Opens once; everyone waiting before or after goes on.
-actor Gate {
-    private var isOpen = false
-    private var waiting: [CheckedContinuation<Void, Never>] = []
-    func wait() async {
-        if isOpen { return }
-        await withCheckedContinuation { waiting.append($0) }
-    }
-    func open() {
-        isOpen = true
-        for continuation in waiting { continuation.resume() }
-        waiting = []
-    }
-}
-
-@Suite(.awaitsTeardown) struct MediaSingleFlightTests {
-    @Test func simultaneousMissesForOneImageFetchItOnce() async throws {
-        let gate = Gate()
-        let fetches = Counter()
-        let images = try StubAPI { request in
-            await fetches.add()
-            await gate.wait()
-            var response = HTTPResponse(status: request.path == "/bucket/a.png" ? 200 : 404,
-                                        body: .data(request.path == "/bucket/a.png" ? TestImages.png(seed: 9) : Data()))
-            response.headers["Content-Type"] = "image/png"
-            return response
-        }
-        Teardown.add { await images.stop() }
-        let harness = try await PanelHarness.start(.init(mediaOrigins: [images.url]))
-        Teardown.add { await harness.stop() }
-
-        let readers = 8
-        let answers = try await withThrowingTaskGroup(of: TestResponse.self) { group in
-            for _ in 0..<readers { group.addTask { try await harness.browser.get("/media/_o1/bucket/a.png") } }
-            // Hold the upstream answer until every reader is waiting on the one fetch (or 10 s
-            // passed: then single-flight is broken and the counts below say so).
-            let deadline = ContinuousClock.now + .seconds(10)
-            while await harness.panel.app.mediaFetches.joined < readers - 1, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(5))
-            }
-            await gate.open()
-            return try await group.reduce(into: []) { $0.append($1) }
-        }
-        #expect(answers.count == readers)
-        #expect(answers.allSatisfy { $0.status == 200 && $0.body == TestImages.png(seed: 9) })
-        #expect(await fetches.value == 1)
-        #expect(await harness.panel.app.mediaFetches.started == 1)
-
-        // A failed fetch is shared too, but not kept: the next miss asks upstream again.
-        let missing = try await withThrowingTaskGroup(of: Int.self) { group in
-            for _ in 0..<3 { group.addTask { try await harness.browser.get("/media/_o1/bucket/none.png").status } }
-            return try await group.reduce(into: []) { $0.append($1) }
-        }
-        #expect(missing == [404, 404, 404])
-        let before = await fetches.value
-        #expect(try await harness.browser.get("/media/_o1/bucket/none.png").status == 404)
-        #expect(await fetches.value == before + 1)
     }
 }
