@@ -39,7 +39,7 @@ def admin_binary():
 
 
 class Panel:
-    def __init__(self, data_dir):
+    def __init__(self, data_dir, extra_args=()):
         self.port = free_port()
         self.sandbox_port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -47,7 +47,7 @@ class Panel:
         self.log = open(os.path.join(data_dir, "panel.log"), "w")
         self.process = subprocess.Popen(
             [admin_binary(), "--port", str(self.port), "--sandbox-port", str(self.sandbox_port),
-             "--data", os.path.join(data_dir, "store"), "--identifier", IDENTIFIER, "--secret", SECRET],
+             "--data", os.path.join(data_dir, "store"), "--identifier", IDENTIFIER, "--secret", SECRET, *extra_args],
             cwd=REPO, stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.time() + 60
         while True:
@@ -60,6 +60,15 @@ class Panel:
             if self.process.poll() is not None or time.time() > deadline:
                 raise RuntimeError("openmarket-admin did not start; see " + self.log.name)
             time.sleep(0.2)
+
+    def setup_link(self):
+        """The `Set up the owner account: URL` line the panel printed at start (sign-in on)."""
+        self.log.flush()
+        with open(self.log.name) as printed:
+            for line in printed:
+                if line.startswith("Set up the owner account: "):
+                    return line.split(": ", 1)[1].strip()
+        raise AssertionError("no setup link printed; see " + self.log.name)
 
     def register(self, name, price=12000, discounted=0, stock=3, currency="KRW", images=None):
         """Registers a product straight on the sandbox API, as another client would."""
@@ -90,6 +99,15 @@ class Panel:
 def panel():
     with tempfile.TemporaryDirectory(prefix="om-browser-") as data_dir:
         running = Panel(data_dir)
+        yield running
+        running.stop()
+
+
+@pytest.fixture(scope="module")
+def signed_panel():
+    """A panel with sign-in on (people and passwords), on loopback."""
+    with tempfile.TemporaryDirectory(prefix="om-browser-people-") as data_dir:
+        running = Panel(data_dir, extra_args=["--sign-in"])
         yield running
         running.stop()
 
