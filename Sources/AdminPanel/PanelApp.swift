@@ -46,6 +46,7 @@ final class PanelApp: Sendable {
             throw PanelStartupError("templates in \(configuration.templatesDirectory.path) could not be loaded: \(error)")
         }
         catalogs = try Catalogs(directory: configuration.templatesDirectory.appendingPathComponent("strings"))
+            .forDialect(configuration.api.dialect)
         let base = configuration.api.baseURL
         let apiHost = (base.host ?? "?") + (base.port.map { ":\($0)" } ?? "")
         renderer = try PageRenderer(templates: templates, version: configuration.version, apiHost: apiHost)
@@ -66,7 +67,7 @@ final class PanelApp: Sendable {
             throw PanelStartupError("the uploads folder \(uploads.path) cannot be used: \(error)")
         }
         mediaCache = MediaCache(maxBytes: configuration.mediaCacheBytes)
-        vendor = VendorIdentity(id: configuration.vendorID)
+        vendor = VendorIdentity(id: configuration.vendorID, everyProduct: configuration.api.dialect == .v1)
         loginAttempts = AddressLimiter(limit: 10, window: 600, now: configuration.now)
         do {
             hostAllowList = try HostAllowList(bindHost: configuration.host, allowedHosts: configuration.allowedHosts)

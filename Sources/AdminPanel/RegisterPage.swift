@@ -73,6 +73,10 @@ extension PanelApp {
             }
         }
         parsed.name = parsed.name.trimmingCharacters(in: .whitespacesAndNewlines)
+        if configuration.api.dialect == .v1 {
+            return try await registerV1(request, form: form, session: session, visit: visit, values: values,
+                                        parsed: parsed, issues: issues, uploads: uploads, staged: staged)
+        }
         let draft = NewProduct(name: parsed.name, description: parsed.description, price: parsed.price,
                                currency: parsed.currency, discountedPrice: parsed.discountedPrice,
                                stock: parsed.stock, images: uploads)
