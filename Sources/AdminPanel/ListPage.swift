@@ -108,10 +108,10 @@ extension PanelApp {
         // Bulk actions: a checkbox on each of the vendor's own products, for people who may write.
         let selectable = Self.selectableIDs(context["products"], ownVendorID: ownVendor)
         if !selectable.isEmpty, visit.session?.role.canWrite ?? true {
-            if visit.session == nil {
+            if visit.session?.csrfToken.isEmpty ?? true {
                 let created = await self.visit(request, create: true, takeFlash: false)
                 visit.session = created.session
-                visit.newCookie = created.newCookie
+                visit.cookies += created.cookies
             }
             context["products"] = Self.markSelectable(context["products"], selectable, l)
             context["bulk"] = .object([

@@ -32,9 +32,20 @@ extension PanelApp {
             return await redirect(to: back, flash: l(key), session: session)
         }
 
-        if case .delete = action, let wait = await sessions.deleteRetryAfter(for: session.id) {
-            throw PageFailure(status: 429, heading: "delete_locked_heading", message: "bulk_locked_message",
-                              arguments: ["wait": l.duration(wait)])
+        // One delete try for the whole selection: its slot is reserved before anything is sent and
+        // kept only when the password is wrong (the delete limits of the single delete).
+        var ticket: AttemptGate.Ticket?
+        if case .delete = action {
+            switch await deleteGate.reserve(session.person, Self.panelWide) {
+            case .failure(let wait):
+                var response = await errorPage(PageFailure(status: 429, heading: "delete_locked_heading",
+                                                           message: "bulk_locked_message",
+                                                           arguments: ["wait": l.duration(wait.seconds)]), request: request)
+                response.headers["Retry-After"] = wait.header
+                return response
+            case .success(let reserved):
+                ticket = reserved
+            }
         }
 
         await catalog.ensureFresh(maxAge: configuration.catalogMaxAge)
@@ -44,11 +55,11 @@ extension PanelApp {
         var outcomes: [BulkRunner.Outcome]
         do throws(BulkRunner.Stop) {
             outcomes = try await runner.run(action, on: allowed)
+            if let ticket { await deleteGate.release(ticket) }
         } catch {
             // Wrong vendor password: nothing was deleted; it counts once toward the limit.
             await activity.record(ActivityEntry(session, request, action: "delete-refused", productID: allowed.first?.id,
                                                 detail: "bulk delete: wrong vendor password"))
-            _ = await sessions.recordWrongPassword(for: session.id)
             outcomes = allowed.map { .init(id: $0.id, name: $0.name, done: false, reason: "bulk_reason_password_refused") }
         }
         let elapsed = Date().timeIntervalSince(started)
