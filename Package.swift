@@ -23,7 +23,7 @@ let package = Package(
 
         .target(name: "OpenMarketCore"),
         // The one home of SQLite access (connections, serial queues, WAL files) for sandbox and panel.
-        .target(name: "SQLiteStore", dependencies: ["CSQLite"]),
+        .target(name: "SQLiteStore", dependencies: ["CSQLite", "NetworkIO"]),
         // What the server and the client share: sockets, the event loop, the lock, blocking work, secrets, ASCII.
         .target(name: "NetworkIO", dependencies: ["CEpoll"]),
         // TLS sessions driven by our own event loops, certificates (OpenSSL does the cryptography).

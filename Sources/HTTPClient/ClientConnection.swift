@@ -1,7 +1,8 @@
 import Foundation
 import NetworkIO
 
-/// One upstream connection of `HTTPClient`, on the client's event loop.
+/// One upstream connection of `HTTPClient`. `@unchecked Sendable`: every method runs on the
+/// client's event-loop thread (socket events, ticks, and the pool's calls made there).
 final class ClientConnection: EventLoopClient, @unchecked Sendable {
     private enum Phase { case connecting, busy, idle, closed }
 

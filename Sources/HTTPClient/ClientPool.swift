@@ -2,7 +2,8 @@ import Foundation
 import NetworkIO
 
 /// Keep-alive connections per host, at most `maxPerHost` open; requests beyond wait their turn.
-/// Lives on the client's event loop thread only.
+/// `@unchecked Sendable`: it is created before the loop starts and from then on touched only on
+/// the client's event-loop thread (callers reach it through `loop.execute`).
 final class ClientPool: @unchecked Sendable {
     struct Key: Hashable, Sendable {
         var host: String

@@ -120,7 +120,10 @@ public final class HTTPClient: Sendable {
     }
 }
 
-/// One request on its way through the pool; completes exactly once.
+/// One request on its way through the pool; completes exactly once. `@unchecked Sendable`: the
+/// caller sets `completion` before handing the job to the loop (`loop.execute` orders that write
+/// before every later access), and from then on `retried` and `completion` are touched only on
+/// the client's event-loop thread.
 final class ClientJob: @unchecked Sendable {
     let key: ClientPool.Key
     let address: ClientAddress

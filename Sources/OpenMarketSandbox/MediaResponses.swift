@@ -25,8 +25,7 @@ struct MediaResponses: Sendable {
         var headers = HTTPHeaders()
         headers.add("ETag", etag)
         headers.add("Cache-Control", Self.cacheControl)
-        if let match = request.headers["if-none-match"],
-           match == "*" || match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag }) {
+        if let tags = request.headers["if-none-match"], EntityTag.matches(ifNoneMatch: tags, etag: etag) {
             return HTTPResponse(status: 304, headers: headers)
         }
         headers.add("Content-Type", format.mimeType)

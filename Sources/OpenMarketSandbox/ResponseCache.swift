@@ -6,16 +6,14 @@ import HTTPServer
 /// Each entry is tagged with the store's write generation read *before* its query ran; a lookup
 /// only hits when the generation is still the same, so no write can be hidden by the cache
 /// (at worst a fresh answer is stored under an older generation and is simply never used).
-final class ResponseCache: @unchecked Sendable {
+final class ResponseCache: Sendable {
     private struct Entry {
         var generation: Int
         var status: Int
         var body: Data
     }
 
-    private let lock = NSLock()
-    private var entries: [String: Entry] = [:]
-    private var bodyBytes = 0
+    private let state = Locked<(entries: [String: Entry], bodyBytes: Int)>(([:], 0))
     private let capacity: Int
     /// Keys hold the whole request target and Host header, so a client can make them vary at
     /// will; bounding the bytes (not just the count) keeps that from growing memory (a v2b page
@@ -28,11 +26,11 @@ final class ResponseCache: @unchecked Sendable {
     }
 
     /// The body bytes held now.
-    var storedBytes: Int { lock.withLock { bodyBytes } }
+    var storedBytes: Int { state.withLock { $0.bodyBytes } }
 
     func response(for key: String, generation: Int) -> HTTPResponse? {
-        lock.withLock {
-            guard let entry = entries[key], entry.generation == generation else { return nil }
+        state.withLock { state in
+            guard let entry = state.entries[key], entry.generation == generation else { return nil }
             return entry.status == 204 ? HTTPResponse(status: 204) : HTTPResponse.json(entry.body, status: entry.status)
         }
     }
@@ -47,15 +45,15 @@ final class ResponseCache: @unchecked Sendable {
 
     private func store(status: Int, body: Data, key: String, generation: Int) {
         guard body.count <= maxBodyBytes else { return }
-        lock.withLock {
-            if let replaced = entries.removeValue(forKey: key) { bodyBytes -= replaced.body.count }
+        state.withLock { state in
+            if let replaced = state.entries.removeValue(forKey: key) { state.bodyBytes -= replaced.body.count }
             // Simple bound: when full, start over (entries are cheap to recompute).
-            if entries.count >= capacity || bodyBytes + body.count > maxBodyBytes {
-                entries.removeAll(keepingCapacity: true)
-                bodyBytes = 0
+            if state.entries.count >= capacity || state.bodyBytes + body.count > maxBodyBytes {
+                state.entries.removeAll(keepingCapacity: true)
+                state.bodyBytes = 0
             }
-            entries[key] = Entry(generation: generation, status: status, body: body)
-            bodyBytes += body.count
+            state.entries[key] = Entry(generation: generation, status: status, body: body)
+            state.bodyBytes += body.count
         }
     }
 }

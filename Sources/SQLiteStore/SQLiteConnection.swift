@@ -26,8 +26,8 @@ public enum SQLiteValue: Sendable {
 
 /// One SQLite connection with a cache of prepared statements.
 ///
-/// Not thread-safe by itself: `SerialDatabase` confines each connection to one serial queue,
-/// which is why the `@unchecked Sendable` is sound.
+/// Not thread-safe by itself: `SerialDatabase` hands each connection to one caller at a time
+/// (under its lock), which is why the `@unchecked Sendable` is sound.
 public final class SQLiteConnection: @unchecked Sendable {
     private var handle: OpaquePointer?
     private var statements: [String: OpaquePointer] = [:]

@@ -1,25 +1,25 @@
-import Dispatch
+import NetworkIO
 
-/// One SQLite connection confined to its own serial queue.
+/// One SQLite connection used by one caller at a time.
 ///
-/// Work runs on the queue rather than on the Swift concurrency pool, so a commit waiting for
-/// `fsync` never blocks one of the (few) cooperative threads that serve other requests.
+/// Async work runs on the connection's own `BlockingThread` (the one way the project runs
+/// blocking work off Swift's concurrency pool), so a commit waiting for `fsync` never blocks one
+/// of the few cooperative threads that serve requests. `lock` keeps the connection exclusive
+/// between that thread and `performNow`'s callers.
 public final class SerialDatabase: Sendable {
-    private let connection: SQLiteConnection
-    private let queue: DispatchQueue
+    private let connection: Locked<SQLiteConnection>
+    private let thread = BlockingThread()
+    /// Names the database (e.g. `panel.writer`) for people reading a debugger or a log.
+    public let label: String
 
     public init(connection: SQLiteConnection, label: String) {
-        self.connection = connection
-        self.queue = DispatchQueue(label: label)
+        self.connection = Locked(connection)
+        self.label = label
     }
 
     /// Runs `work` with exclusive use of the connection.
     public func perform<T: Sendable>(_ work: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            queue.async { [connection] in
-                continuation.resume(with: Result { try work(connection) })
-            }
-        }
+        try await thread.run { [connection] in try connection.withLock { try work($0) } }
     }
 
     /// The blocking form, for start-up code that is not async (opening the store, vendors,
@@ -27,6 +27,6 @@ public final class SerialDatabase: Sendable {
     /// an fsync, so the compiler refuses such a call.
     @available(*, noasync, message: "blocks its thread; use perform(_:) from async code")
     public func performNow<T>(_ work: (SQLiteConnection) throws -> T) rethrows -> T {
-        try queue.sync { try work(connection) }
+        try connection.withLock { try work($0) }
     }
 }

@@ -2,8 +2,8 @@ import Foundation
 
 /// One SQLite file opened the way every durable store here wants it: write-ahead logging,
 /// `synchronous=FULL` (a commit is on disk before it returns), foreign keys on, and two
-/// connections — a writer and a read-only reader — each confined to its own serial queue, so
-/// reads never wait for a writer's fsync and writes are serialized.
+/// connections — a writer and a read-only reader — each used by one caller at a time on a thread
+/// of its own (`SerialDatabase`), so reads never wait for a writer's fsync and writes are serialized.
 ///
 /// A file that exists but is not a sound SQLite database is refused with an error naming it:
 /// stores must never reset data silently.

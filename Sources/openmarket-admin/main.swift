@@ -91,20 +91,17 @@ let templatesDirectory = folder(options.templatesDirectory, "Templates", checkou
 
 // Graceful shutdown on SIGINT/SIGTERM: stop accepting, let requests in flight finish, exit.
 // A second signal while stopping exits at once.
+let shutdown = ShutdownSteps()
 signal(SIGINT, SIG_IGN)
 signal(SIGTERM, SIG_IGN)
 let signalSources = [SIGINT, SIGTERM].map { number in
     let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
     source.setEventHandler {
-        MainActor.assumeIsolated {
-            if ShutdownState.stopping { exit(1) }
-            ShutdownState.stopping = true
-            say("Shutting down…")
-            Task {
-                await Running.panel?.shutdown()
-                await Running.sandbox?.shutdown()
-                exit(0)
-            }
+        guard let steps = shutdown.begin() else { exit(1) }
+        say("Shutting down…")
+        Task {
+            for step in steps { await step() }
+            exit(0)
         }
     }
     source.resume()
@@ -124,7 +121,7 @@ if let api = options.api, options.dialect == .v1 || (options.identifier != nil &
 } else {
     let started = startSandbox(options)
     sandbox = started.0
-    MainActor.assumeIsolated { Running.sandbox = started.0 }
+    shutdown.add { [sandbox = started.0] in await sandbox.shutdown() }
     client = started.1
     vendorID = started.vendorID
 }
@@ -143,7 +140,7 @@ let panel: AdminPanel
 do {
     panel = try AdminPanel(configuration: configuration)
     let port = try panel.start()
-    MainActor.assumeIsolated { Running.panel = panel }
+    shutdown.add { await panel.shutdown() }
     let shownHost = HostName.bracketed(options.host)
     say("Admin panel:  http://\(shownHost):\(port)/")
     if panel.connectionCapacity < options.maxConnections {
@@ -160,12 +157,22 @@ do {
     fail("the panel could not start: \(error)", status: 1)
 }
 
-@MainActor enum ShutdownState { static var stopping = false }
+/// What a signal stops, added as each listener starts: the last started stops first (the panel,
+/// then the sandbox it talks to). `begin` hands the steps out once; nil means a second signal.
+final class ShutdownSteps: Sendable {
+    private let state = Locked<(stopping: Bool, steps: [@Sendable () async -> Void])>((false, []))
 
-/// What the signal handler stops; set once each listener runs.
-@MainActor enum Running {
-    static var panel: AdminPanel?
-    static var sandbox: Sandbox?
+    func add(_ step: @escaping @Sendable () async -> Void) {
+        state.withLock { $0.steps.append(step) }
+    }
+
+    func begin() -> [@Sendable () async -> Void]? {
+        state.withLock { state in
+            if state.stopping { return nil }
+            state.stopping = true
+            return state.steps.reversed()
+        }
+    }
 }
 
 withExtendedLifetime(signalSources) { dispatchMain() }

@@ -61,13 +61,18 @@ func shortDeadlines() -> ServerLimits {
     return limits
 }
 
-/// `/slow` answers "slow done" once `release` is set (at once when there is none); `entered`
-/// counts the requests that reached the handler, so a test can wait for a request in flight.
+/// `/slow` answers "slow done" once `release` is set, or after 300 ms of work when there is no
+/// `release`; `entered` counts the requests that reached the handler, so a test can wait for a
+/// request in flight.
 func slowRouter(entered: Locked<Int>? = nil, release: Locked<Bool>? = nil) -> Router {
     var r = echoRouter()
     r.get("/slow") { _ in
         entered?.withLock { $0 += 1 }
-        if let release, !(await eventually { release.withLock { $0 } }) { return .text("never released", status: 500) }
+        if let release {
+            if !(await eventually { release.withLock { $0 } }) { return .text("never released", status: 500) }
+        } else {
+            try await Task.sleep(for: .milliseconds(300))   // a handler that takes a while, not a wait of the test
+        }
         return .text("slow done")
     }
     return r

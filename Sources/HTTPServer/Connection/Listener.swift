@@ -36,9 +36,16 @@ final class Listener: EventLoopClient, @unchecked Sendable {
     }
 
     func tick(now: UInt64) {
-        if !closed && !watching && retryAt != 0 && now >= retryAt {
-            retryAt = 0
-            resume()
+        guard !closed, !watching else { return }
+        if retryAt != 0 {
+            if now >= retryAt {
+                retryAt = 0
+                resume()
+            }
+        } else if Socket.isReadable(fd) {
+            // Full, and a client still waits: connections that were busy when it came may have
+            // gone idle since (keep-alive), and only closing one of them makes room.
+            closeLongestIdle()
         }
     }
 
