@@ -6,11 +6,25 @@
 (function () {
   const MAX_BYTES_DEFAULT = 307200;
 
+  // ---- Texts: every string comes from the page's language catalog (the `js_` keys of
+  // Templates/strings/<lang>.json, handed over in <body data-strings>). `{name}` placeholders.
+  let strings = {};
+  function readStrings() {
+    try { strings = JSON.parse(document.body.dataset.strings || "{}"); } catch (error) { strings = {}; }
+  }
+  function T(key, values) {
+    const text = Object.prototype.hasOwnProperty.call(strings, key) ? strings[key] : key;
+    return text.replace(/\{([a-z_]+)\}/g, (match, name) =>
+      values && Object.prototype.hasOwnProperty.call(values, name) ? String(values[name]) : match);
+  }
+
   function init(root) {
+    readStrings();
     root.querySelectorAll("[data-delete-open]").forEach(setUpDeleteDialog);
     root.querySelectorAll("[data-gallery]").forEach(setUpGallery);
     root.querySelectorAll("form[data-upload-form]").forEach(setUpUploadForm);
-    const summary = root.querySelector("[data-error-summary]");
+    // A form that came back with errors or a conflict takes focus to what needs reading first.
+    const summary = root.querySelector("[data-error-summary]") || root.querySelector("[data-conflict]");
     if (summary) summary.focus();
   }
 
@@ -43,8 +57,8 @@
     const thumbs = Array.from(gallery.querySelectorAll("[data-gallery-thumb]"));
     let current = 0;
 
-    const prev = makeButton("‹", "Previous image", "gallery__nav gallery__nav--prev");
-    const next = makeButton("›", "Next image", "gallery__nav gallery__nav--next");
+    const prev = makeButton("‹", T("gallery_previous"), "gallery__nav gallery__nav--prev");
+    const next = makeButton("›", T("gallery_next"), "gallery__nav gallery__nav--next");
     gallery.append(prev, next);
 
     // A script's smooth scroll overrides the stylesheet's reduced-motion rule, so ask here too.
@@ -122,11 +136,11 @@
     function addFiles(files) {
       for (const file of files) {
         if (picked.length + stagedCount() >= maxImages) {
-          announce(`At most ${maxImages} images. “${file.name}” was not added.`);
+          announce(T("picker_too_many", { max: maxImages, file: file.name }));
           break;
         }
         if (!/^image\/(jpeg|png|gif|webp)$/.test(file.type)) {
-          announce(`“${file.name}” is not a JPEG, PNG, GIF or WebP image.`);
+          announce(T("picker_type", { file: file.name }));
           continue;
         }
         picked.push({ file, url: URL.createObjectURL(file), status: "" });
@@ -150,14 +164,14 @@
         name.className = "image-item__name"; name.textContent = entry.file.name;
         const size = document.createElement("span");
         size.className = "image-item__size";
-        size.textContent = formatBytes(entry.file.size) + (entry.file.size > maxBytes ? " — will be made smaller" : "");
+        size.textContent = formatBytes(entry.file.size) + (entry.file.size > maxBytes ? " — " + T("picker_will_shrink") : "");
         const tools = document.createElement("span");
         tools.className = "image-item__tools";
-        const earlier = toolButton("←", `Move ${entry.file.name} earlier`, () => move(index, index - 1));
+        const earlier = toolButton("←", T("picker_earlier", { file: entry.file.name }), () => move(index, index - 1));
         earlier.disabled = index === 0;
-        const later = toolButton("→", `Move ${entry.file.name} later`, () => move(index, index + 1));
+        const later = toolButton("→", T("picker_later", { file: entry.file.name }), () => move(index, index + 1));
         later.disabled = index === picked.length - 1;
-        const remove = toolButton("Remove", `Remove ${entry.file.name}`, () => {
+        const remove = toolButton(T("picker_remove"), T("picker_remove_file", { file: entry.file.name }), () => {
           URL.revokeObjectURL(entry.url);
           picked.splice(index, 1);
           input.required = picked.length + stagedCount() === 0;
@@ -231,7 +245,7 @@
         }
         upload(form, data);
       } catch (error) {
-        announce("Could not prepare the images: " + error.message);
+        announce(T("picker_prepare_failed", { reason: error.message }));
         form.dataset.busy = "false";
         if (submit) submit.disabled = false;
       }
@@ -299,17 +313,18 @@
       if (contentType.startsWith("text/html")) {
         showDocument(xhr.responseText, xhr.responseURL || form.action, xhr.responseURL && xhr.responseURL !== form.action);
       } else {
-        fail(`The upload failed (HTTP ${xhr.status}). Your input is still here; please try again.`);
+        fail(T("upload_failed", { status: xhr.status }));
       }
     });
-    xhr.addEventListener("error", () => fail("The panel could not be reached. Your input is still here; please try again."));
-    xhr.addEventListener("abort", () => fail("The upload was interrupted. Your input is still here; please try again."));
+    xhr.addEventListener("error", () => fail(T("upload_unreachable")));
+    xhr.addEventListener("abort", () => fail(T("upload_aborted")));
     xhr.send(data);
   }
 
   function showDocument(html, url, navigated) {
     const parsed = new DOMParser().parseFromString(html, "text/html");
     document.title = parsed.title || document.title;
+    if (parsed.documentElement.lang) document.documentElement.lang = parsed.documentElement.lang;
     document.body.replaceWith(document.adoptNode(parsed.body));
     if (navigated) history.pushState(null, "", url);
     window.scrollTo(0, 0);
@@ -335,7 +350,7 @@
       if (quality > 0.55) quality -= 0.1;
       else scale *= 0.8;
     }
-    throw new Error(`“${file.name}” could not be made smaller than ${formatBytes(maxBytes)}.`);
+    throw new Error(T("shrink_failed", { file: file.name, size: formatBytes(maxBytes) }));
   }
 
   function loadImage(file) {
@@ -343,7 +358,7 @@
       const url = URL.createObjectURL(file);
       const image = new Image();
       image.onload = () => { URL.revokeObjectURL(url); resolve(image); };
-      image.onerror = () => { URL.revokeObjectURL(url); reject(new Error(`“${file.name}” is not a readable image.`)); };
+      image.onerror = () => { URL.revokeObjectURL(url); reject(new Error(T("image_unreadable", { file: file.name }))); };
       image.src = url;
     });
   }
@@ -356,7 +371,7 @@
     if (type === "image/jpeg") { context.fillStyle = "#fff"; context.fillRect(0, 0, canvas.width, canvas.height); }
     context.drawImage(image, 0, 0, canvas.width, canvas.height);
     return new Promise((resolve, reject) => canvas.toBlob(
-      (blob) => blob && blob.type === type ? resolve(blob) : reject(new Error("This browser cannot write " + type + " images.")),
+      (blob) => blob && blob.type === type ? resolve(blob) : reject(new Error(T("cannot_encode", { type }))),
       type, quality));
   }
 

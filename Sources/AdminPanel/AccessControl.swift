@@ -18,7 +18,7 @@ extension PanelApp {
                 let next = request.path.hasPrefix("/") && !request.path.hasPrefix("//") ? request.path : "/products"
                 return .redirect(to: "/login?next=" + ListLinks.encode(next), status: 303)
             }
-            return await errorPage(.forbidden("Sign in first: this panel needs the access code."), request: request)
+            return await errorPage(.forbidden("failure_sign_in_first"), request: request)
         }
     }
 
@@ -36,15 +36,16 @@ extension PanelApp {
         let form = try await request.urlencodedForm()
         let session = try await requireCSRF(request, formToken: form["csrf_token"])
         let next = Self.safeNext(form["next"])
-        let visit = Visit(session: session)
+        let visit = visit(request, session: session)
+        let l = visit.localizer
         if let wait = await loginAttempts.retryAfter(request.remoteAddress) {
             return try loginPage(visit: visit, next: next,
-                                 alert: "Too many wrong codes. Try again in \(AttemptLimiter.describe(wait)).", status: 429)
+                                 alert: l("login_too_many", ["wait": l.duration(wait)]), status: 429)
         }
         let typed = (form["access_code"] ?? "").trimmingCharacters(in: .whitespaces)
         guard Secrets.equal(typed.lowercased(), accessCode.lowercased()) else {
             await loginAttempts.recordFailure(request.remoteAddress)
-            return try loginPage(visit: visit, next: next, alert: "That access code is not right.", status: 403)
+            return try loginPage(visit: visit, next: next, alert: l("login_wrong_code"), status: 403)
         }
         let signedIn = await sessions.signIn(replacing: session.id)
         var response = HTTPResponse.redirect(to: next, status: 303)
@@ -78,6 +79,6 @@ extension PanelApp {
             "alert": alert.map { .object(["message": .string($0)]) } ?? .null,
             "code_error": alert.map { .object(["message": .string($0)]) } ?? .null,
         ]
-        return try page("login", title: "Sign in", context: context, visit: visit, status: status)
+        return try page("login", title: visit.localizer("login_heading"), context: context, visit: visit, status: status)
     }
 }

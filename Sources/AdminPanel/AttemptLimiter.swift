@@ -27,12 +27,4 @@ struct AttemptLimiter: Sendable, Equatable {
         failures = failures.filter { now.timeIntervalSince($0) < window }
         failures.append(now)
     }
-
-    /// "about 7 minutes", "1 minute", "40 seconds" — for wait messages.
-    static func describe(_ interval: TimeInterval) -> String {
-        let seconds = Int(interval.rounded(.up))
-        if seconds < 60 { return seconds == 1 ? "1 second" : "\(seconds) seconds" }
-        let minutes = Int((Double(seconds) / 60).rounded(.up))
-        return minutes == 1 ? "1 minute" : "\(minutes) minutes"
-    }
 }

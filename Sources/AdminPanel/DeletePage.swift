@@ -11,7 +11,7 @@ extension PanelApp {
         let visit = await visit(request, create: true)
         var locked: String?
         if let session = visit.session, let wait = await sessions.deleteRetryAfter(for: session.id) {
-            locked = lockedMessage(wait)
+            locked = lockedMessage(wait, visit.localizer)
         }
         return try deletePage(product, visit: visit, alert: nil, passwordError: nil, locked: locked,
                               status: locked == nil ? 200 : 429)
@@ -23,37 +23,37 @@ extension PanelApp {
         let id = try Self.productID(request)
         let form = try await request.urlencodedForm()
         let session = try await requireCSRF(request, formToken: form["csrf_token"])
-        let visit = Visit(session: session)
+        let visit = visit(request, session: session)
+        let l = visit.localizer
 
         if let wait = await sessions.deleteRetryAfter(for: session.id) {
             let product = try await loadProduct(id, retry: "/products/\(id)/delete")
             return try deletePage(product, visit: visit, alert: nil, passwordError: nil,
-                                  locked: lockedMessage(wait), status: 429)
+                                  locked: lockedMessage(wait, l), status: 429)
         }
         let password = form["password"] ?? ""
         guard !password.isEmpty else {
             let product = try await loadProduct(id, retry: "/products/\(id)/delete")
-            return try deletePage(product, visit: visit, alert: "Enter the vendor password to delete this product.",
-                                  passwordError: "Enter the vendor password.", locked: nil, status: 422)
+            return try deletePage(product, visit: visit, alert: l("delete_alert_password_empty"),
+                                  passwordError: l("delete_error_password_empty"), locked: nil, status: 422)
         }
         do throws(OpenMarketError) {
             let deleted = try await client.delete(id: id, password: password)
-            return await redirect(to: "/products", flash: "Deleted “\(deleted.name)”.", session: session)
+            return await redirect(to: "/products", flash: l("flash_deleted", ["name": deleted.name]), session: session)
         } catch .unauthorized {
             let (remaining, wait) = await sessions.recordWrongPassword(for: session.id)
             let product = try await loadProduct(id, retry: "/products/\(id)/delete")
             if let wait {
                 return try deletePage(product, visit: visit, alert: nil, passwordError: nil,
-                                      locked: lockedMessage(wait), status: 429)
+                                      locked: lockedMessage(wait, l), status: 429)
             }
-            let left = remaining == 1 ? "1 more try" : "\(remaining) more tries"
             return try deletePage(product, visit: visit,
-                                  alert: "That password is not right. The product was not deleted. You have \(left) before a pause.",
-                                  passwordError: "The password is not right. Type it again.", locked: nil, status: 422)
+                                  alert: l.plural("delete_alert_wrong_password", count: remaining),
+                                  passwordError: l("delete_error_wrong_password"), locked: nil, status: 422)
         } catch .forbidden {
-            throw PageFailure.forbidden("This product belongs to another vendor, so this panel cannot delete it.")
+            throw PageFailure.forbidden("failure_delete_not_yours")
         } catch .notFound {
-            return await redirect(to: "/products", flash: "That product was already deleted.", session: session)
+            return await redirect(to: "/products", flash: l("flash_already_deleted"), session: session)
         } catch {
             let failure = PageFailure(error, retryURL: "/products/\(id)/delete")
             throw failure
@@ -68,15 +68,19 @@ extension PanelApp {
         }
     }
 
-    func lockedMessage(_ wait: TimeInterval) -> String {
-        "For safety, deleting is paused after \(configuration.deleteAttemptLimit) wrong passwords in "
-            + "\(AttemptLimiter.describe(configuration.deleteAttemptWindow)). Try again in \(AttemptLimiter.describe(wait))."
+    func lockedMessage(_ wait: TimeInterval, _ l: Localizer) -> String {
+        l("delete_locked_message", ["limit": String(configuration.deleteAttemptLimit),
+                                    "window": l.duration(configuration.deleteAttemptWindow), "wait": l.duration(wait)])
     }
 
     private func deletePage(_ product: ProductDetail, visit: Visit, alert: String?, passwordError: String?,
                             locked: String?, status: Int) throws -> HTTPResponse {
         let price = product.discountedPrice > 0 ? product.bargainPrice : product.price
+        let l = visit.localizer
         let context: [String: TemplateValue] = [
+            "delete_heading": .string(l("delete_heading", ["name": product.name])),
+            "summary": .string(l("delete_summary", ["name": product.name, "price": l.money(price, product.currency),
+                                                    "stock": l.number(product.stock)])),
             "id": .int(product.id),
             "name": .string(product.name),
             "price": .string(Money.format(price, product.currency)),
@@ -87,7 +91,7 @@ extension PanelApp {
             "password_error": passwordError.map { .object(["message": .string($0)]) } ?? .null,
             "locked": locked.map { .object(["message": .string($0)]) } ?? .null,
         ]
-        return try page("product_delete", title: "Delete \(product.name)", context: context, visit: visit,
+        return try page("product_delete", title: l("delete_title", ["name": product.name]), context: context, visit: visit,
                         section: .products, status: status)
     }
 }

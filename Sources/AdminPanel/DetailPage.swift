@@ -17,7 +17,7 @@ extension PanelApp {
         let canManage = await vendor.mayManage(productVendorID: product.vendorID)
         // The delete dialog is a POST form, so it needs the session's CSRF token.
         let visit = await visit(request, create: canManage)
-        var context = presenter.detail(product, ownVendorID: ownVendor)
+        var context = presenter.detail(product, ownVendorID: ownVendor, visit.localizer)
         context["can_manage"] = .bool(canManage)
         context["csrf_token"] = .string(visit.session?.csrfToken ?? "")
         context["back_url"] = "/products"

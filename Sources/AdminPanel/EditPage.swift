@@ -9,7 +9,7 @@ extension PanelApp {
         let id = try Self.productID(request)
         let product = try await loadProduct(id, retry: "/products/\(id)/edit")
         guard await vendor.mayManage(productVendorID: product.vendorID) else {
-            throw PageFailure.forbidden("This product belongs to another vendor, so this panel cannot edit it.")
+            throw PageFailure.forbidden("failure_edit_not_yours")
         }
         let visit = await visit(request, create: true)
         let values = ProductFormValues(product: product, thumbnailID: presenter.thumbnailImageID(of: product))
@@ -17,101 +17,104 @@ extension PanelApp {
         return try editPage(state, id: id, visit: visit, status: 200)
     }
 
-    /// `POST /products/{id}/edit`: re-fetches the product; if it changed since the form was opened,
-    /// shows what changed (409) instead of overwriting; else sends only the changed fields.
+    /// `POST /products/{id}/edit`: re-fetches the product; if someone changed it since the form
+    /// was opened, answers 409 with when-opened / now / yours and a form merged so that saving
+    /// again sends only this person's changes (see `EditMerge`); else sends only the changed fields.
     func updateProduct(_ request: HTTPRequest) async throws -> HTTPResponse {
         let id = try Self.productID(request)
         let form = try await request.urlencodedForm()
         let session = try await requireCSRF(request, formToken: form["csrf_token"])
-        let visit = Visit(session: session)
-        let values = ProductFormValues { form[$0] }
-        let loaded = ProductFormValues { form["loaded_" + $0] }
-        var state = ProductFormState(values: values, loaded: loaded)
+        let visit = visit(request, session: session)
+        let l = visit.localizer
+        let yours = ProductFormValues { form[$0] }
+        let sentOpened = form["loaded_name"] != nil ? ProductFormValues { form["loaded_" + $0] } : nil
+        var state = ProductFormState(values: yours, loaded: sentOpened)
 
         let current: ProductDetail
         do throws(OpenMarketError) {
             current = try await client.product(id: id)
         } catch {
-            let status = try ProductFormSubmission.edit.show(error, on: &state)
+            let status = try ProductFormSubmission.edit.show(error, on: &state, l)
             return try editPage(state, id: id, visit: visit, status: status)
         }
         state.product = current
         let now = ProductFormValues(product: current, thumbnailID: presenter.thumbnailImageID(of: current))
+        // A form without the values it was opened with (an old page) compares with the API's.
+        let opened = sentOpened ?? now
 
-        let conflict = changes(from: loaded, to: now, product: current)
-        if !conflict.isEmpty {
-            // The next submit compares against what the API has now, so saving again confirms.
+        let conflicting = EditMerge.conflicts(opened: opened, now: now)
+        if !conflicting.isEmpty {
+            let mine = Set(EditMerge.changeSet(yours: yours, opened: opened))
+            state.values = EditMerge.merged(yours: yours, opened: opened, now: now)
             state.loaded = now
-            state.conflict = conflict
+            state.conflict = conflicting.map { field in
+                FieldChange(field: l(field.labelKey),
+                            was: display(field, opened, product: current, l),
+                            now: display(field, now, product: current, l),
+                            yours: mine.contains(field) ? display(field, yours, product: current, l) : l("conflict_untouched"))
+            }
             return try editPage(state, id: id, visit: visit, status: 409)
         }
 
-        var (parsed, issues) = values.parse()
+        let changed = EditMerge.changeSet(yours: yours, opened: opened)
+        var (parsed, issues) = yours.parse()
         parsed.name = parsed.name.trimmingCharacters(in: .whitespacesAndNewlines)
         var changes = ProductChanges()
-        if parsed.name != current.name { changes.name = parsed.name }
-        if parsed.description != current.description { changes.description = parsed.description }
-        if parsed.price != current.price || parsed.price.isNaN { changes.price = parsed.price }
-        if parsed.currency != current.currency { changes.currency = parsed.currency }
-        if parsed.discountedPrice != current.discountedPrice || parsed.discountedPrice.isNaN {
-            changes.discountedPrice = parsed.discountedPrice
+        for field in changed {
+            switch field {
+            case .name: changes.name = parsed.name
+            case .description: changes.description = parsed.description
+            case .price: changes.price = parsed.price
+            case .currency: changes.currency = parsed.currency
+            case .discountedPrice: changes.discountedPrice = parsed.discountedPrice
+            case .stock: changes.stock = parsed.stock
+            case .thumbnailID: changes.thumbnailID = parsed.thumbnailID
+            }
         }
-        if parsed.stock != current.stock { changes.stock = parsed.stock }
-        if let thumbnail = parsed.thumbnailID, thumbnail != presenter.thumbnailImageID(of: current) {
-            changes.thumbnailID = thumbnail
-        }
-        issues = Self.merged(issues, changes.validate(current: current))
+        // Parsing problems matter only for the fields being sent.
+        let sent = Set(changed.map(\.rawValue))
+        issues = Self.merged(issues.filter { sent.contains($0.field) }, changes.validate(current: current))
         guard issues.isEmpty else {
             state.issues = issues
             return try editPage(state, id: id, visit: visit, status: 422)
         }
         guard !changes.isEmpty else {
-            return await redirect(to: "/products/\(id)", flash: "Nothing to save: no field was changed.", session: session)
+            return await redirect(to: "/products/\(id)", flash: l("flash_nothing_changed"), session: session)
         }
         do throws(OpenMarketError) {
             let updated = try await client.update(id: id, changes: changes)
-            return await redirect(to: "/products/\(id)", flash: "Saved changes to “\(updated.name)”.", session: session)
+            return await redirect(to: "/products/\(id)", flash: l("flash_saved", ["name": updated.name]), session: session)
         } catch {
-            let status = try ProductFormSubmission.edit.show(error, on: &state)
+            let status = try ProductFormSubmission.edit.show(error, on: &state, l)
             return try editPage(state, id: id, visit: visit, status: status)
         }
     }
 
-    /// Fields whose value on the API differs from the one the form was opened with.
-    func changes(from loaded: ProductFormValues, to now: ProductFormValues, product: ProductDetail) -> [FieldChange] {
-        var result: [FieldChange] = []
-        func money(_ text: String, _ currencyText: String) -> String {
-            guard let value = ProductFormValues.number(text), let currency = Currency(rawValue: currencyText) else { return text }
-            return Money.format(value, currency)
-        }
-        func imageLabel(_ text: String) -> String {
+    /// A field's value as the conflict table shows it: money formatted, images by number,
+    /// long descriptions shortened.
+    func display(_ field: EditField, _ values: ProductFormValues, product: ProductDetail, _ l: Localizer) -> String {
+        let text = values[field]
+        switch field {
+        case .price, .discountedPrice:
+            let amount = text.isEmpty && field == .discountedPrice ? 0 : ProductFormValues.number(text)
+            guard let amount, let currency = Currency(rawValue: values.currency) else { return text }
+            return l.money(amount, currency)
+        case .thumbnailID:
             guard let id = Int(text), let index = product.images.firstIndex(where: { $0.id == id }) else { return text }
-            return "Image \(index + 1)"
+            return l("form_image_number", ["number": String(index + 1)])
+        case .description:
+            return text.count > 160 ? String(text.prefix(157)) + "…" : text
+        default:
+            return text
         }
-        func short(_ text: String) -> String { text.count > 160 ? String(text.prefix(157)) + "…" : text }
-        if loaded.name != now.name { result.append(FieldChange(field: "Name", was: loaded.name, now: now.name)) }
-        if loaded.description != now.description {
-            result.append(FieldChange(field: "Description", was: short(loaded.description), now: short(now.description)))
-        }
-        if loaded.currency != now.currency { result.append(FieldChange(field: "Currency", was: loaded.currency, now: now.currency)) }
-        if ProductFormValues.number(loaded.price) != ProductFormValues.number(now.price) {
-            result.append(FieldChange(field: "Price", was: money(loaded.price, loaded.currency), now: money(now.price, now.currency)))
-        }
-        if (ProductFormValues.number(loaded.discountedPrice) ?? 0) != (ProductFormValues.number(now.discountedPrice) ?? 0) {
-            result.append(FieldChange(field: "Discount", was: money(loaded.discountedPrice, loaded.currency),
-                                      now: money(now.discountedPrice, now.currency)))
-        }
-        if Int(loaded.stock) != Int(now.stock) { result.append(FieldChange(field: "Stock", was: loaded.stock, now: now.stock)) }
-        if !loaded.thumbnailID.isEmpty, loaded.thumbnailID != now.thumbnailID {
-            result.append(FieldChange(field: "Thumbnail", was: imageLabel(loaded.thumbnailID), now: imageLabel(now.thumbnailID)))
-        }
-        return result
     }
 
     private func editPage(_ state: ProductFormState, id: Int, visit: Visit, status: Int) throws -> HTTPResponse {
         let name = state.product?.name ?? state.loaded?.name ?? state.values.name
-        return try page("product_edit", title: "Edit \(name)",
-                        context: formContext(state, editing: id, csrfToken: visit.session?.csrfToken ?? ""),
+        let l = visit.localizer
+        var context = formContext(state, editing: id, csrfToken: visit.session?.csrfToken ?? "", l)
+        context["edit_heading"] = .string(l("edit_heading", ["name": name]))
+        return try page("product_edit", title: l("edit_title", ["name": name]), context: context,
                         visit: visit, section: .products, status: status)
     }
 }

@@ -71,6 +71,7 @@ extension PanelApp {
         let retry = links.url(page: pageNumber)
 
         let visit = await visit(request, create: false)
+        let l = visit.localizer
         let listing: ProductListPage
         do {
             listing = try await client.listProducts(page: pageNumber, itemsPerPage: configuration.itemsPerPage,
@@ -79,7 +80,7 @@ extension PanelApp {
             throw PageFailure(error, retryURL: retry)
         }
         let ownVendor = await vendor.id
-        let products = listing.pages.map { presenter.listItem($0, ownVendorID: ownVendor) }
+        let products = listing.pages.map { presenter.listItem($0, ownVendorID: ownVendor, l) }
 
         var context: [String: TemplateValue] = [
             "view": .string(view.rawValue),
@@ -91,14 +92,14 @@ extension PanelApp {
             "clear_search": search.isEmpty ? .null : .object(["url": .string(ListLinks(view: view, query: "").url(page: 1))]),
             "has_products": .bool(!products.isEmpty),
             "products": .list(products),
-            "total_text": .string(Self.totalText(listing, search: search)),
+            "total_text": .string(Self.totalText(listing, search: search, l)),
             "pagination": products.isEmpty ? .null : Pagination.templateValue(
                 current: listing.pageNo, last: listing.lastPage, hasPrev: listing.hasPrev,
                 hasNext: listing.hasNext, links: links),
         ]
-        context["empty"] = products.isEmpty ? Self.emptyState(page: pageNumber, search: search, links: links) : .null
+        context["empty"] = products.isEmpty ? Self.emptyState(page: pageNumber, search: search, links: links, l) : .null
 
-        var response = try page("products", title: search.isEmpty ? "Products" : "Search: \(search)", context: context,
+        var response = try page("products", title: search.isEmpty ? l("list_heading") : l("list_search_title", ["query": search]), context: context,
                                 visit: visit, section: .products)
         if let chosenView, chosenView.rawValue != request.cookies[Self.viewCookie] {
             response.setCookie(SetCookie(name: Self.viewCookie, value: chosenView.rawValue, maxAge: 365 * 24 * 3600))
@@ -106,35 +107,34 @@ extension PanelApp {
         return response
     }
 
-    static func totalText(_ listing: ProductListPage, search: String) -> String {
+    static func totalText(_ listing: ProductListPage, search: String, _ l: Localizer) -> String {
         let count = listing.totalCount
-        let noun = count == 1 ? "product" : "products"
-        let amount = Money.grouped(Double(count), fractionDigits: 0)
-        if !search.isEmpty { return "\(amount) \(noun) match “\(search)”" }
+        if !search.isEmpty { return l.plural("list_total_search", count: count, ["query": search]) }
         guard count > 0 else { return "" }
-        return "\(amount) \(noun) · page \(listing.pageNo) of \(max(1, listing.lastPage))"
+        return l.plural("list_total", count: count, ["page": l.number(listing.pageNo), "last": l.number(max(1, listing.lastPage))])
     }
 
-    static func emptyState(page: Int, search: String, links: ListLinks) -> TemplateValue {
+    static func emptyState(page: Int, search: String, links: ListLinks, _ l: Localizer) -> TemplateValue {
         if !search.isEmpty {
             return .object([
-                "title": .string("No products match “\(search)”"),
-                "message": .string("Try another word, or a part of the product's or the vendor's name."),
+                "title": .string(l("list_empty_search_title", ["query": search])),
+                "message": .string(l("list_empty_search_message")),
                 "show_register": false,
-                "back": .object(["url": .string(ListLinks(view: links.view, query: "").url(page: 1)), "label": "Show all products"]),
+                "back": .object(["url": .string(ListLinks(view: links.view, query: "").url(page: 1)),
+                                 "label": .string(l("list_show_all"))]),
             ])
         }
         if page > 1 {
             return .object([
-                "title": .string("Page \(page) is empty"),
-                "message": .string("There are fewer products than this page would need."),
+                "title": .string(l("list_empty_page_title", ["page": l.number(page)])),
+                "message": .string(l("list_empty_page_message")),
                 "show_register": false,
-                "back": .object(["url": .string(links.url(page: 1)), "label": "Go to the first page"]),
+                "back": .object(["url": .string(links.url(page: 1)), "label": .string(l("list_first_page"))]),
             ])
         }
         return .object([
-            "title": "No products yet",
-            "message": "Your store is empty. Register your first product to see it here.",
+            "title": .string(l("list_empty_title")),
+            "message": .string(l("list_empty_message")),
             "show_register": true,
             "back": .null,
         ])

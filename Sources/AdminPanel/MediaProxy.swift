@@ -7,9 +7,10 @@ extension PanelApp {
     /// (the route maps a path, never a host), kept in a bounded memory cache, with an ETag.
     /// Only bytes that really are JPEG/PNG/GIF/WebP are passed on, so it cannot proxy pages or JSON.
     func mediaFile(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let l = localizer(for: request)
         var path = request.pathParameters["path"] ?? ""
         while path.hasPrefix("/") { path.removeFirst() }
-        guard let url = media.upstreamURL(forPath: path) else { return Self.plain(404, "Not found") }
+        guard let url = media.upstreamURL(forPath: path) else { return Self.plain(404, l("media_not_found")) }
         let key = url.absoluteString
 
         let cached: CachedMedia
@@ -21,12 +22,12 @@ extension PanelApp {
                 answer = try await transport.send(TransportRequest(method: "GET", url: url, headers: [],
                                                                    body: nil, timeout: configuration.api.timeout))
             } catch {
-                return Self.plain(502, "The image could not be fetched from the store.")
+                return Self.plain(502, l("media_unreachable"))
             }
             guard answer.status == 200 else {
-                return Self.plain(answer.status == 404 ? 404 : 502, "The image is not available.")
+                return Self.plain(answer.status == 404 ? 404 : 502, l("media_unavailable"))
             }
-            guard let format = ImageFormat.detect(answer.body) else { return Self.plain(502, "The store did not send an image.") }
+            guard let format = ImageFormat.detect(answer.body) else { return Self.plain(502, l("media_not_an_image")) }
             cached = CachedMedia(data: answer.body, contentType: format.mimeType, etag: EntityTag.of(answer.body))
             await mediaCache.put(key, cached)
         }

@@ -1,64 +1,65 @@
 import OpenMarketCore
 
 /// A failure shown to the seller as a whole page: status, a heading, a sentence, maybe a retry link.
+/// `heading` and `message` are catalog keys (filled with `arguments`), so the page speaks the
+/// reader's language; `detail` is technical text shown as is.
 struct PageFailure: Error, Sendable {
     var status: Int
     var heading: String
     var message: String
+    var arguments: [String: String] = [:]
     var detail: String?
     var retryURL: String?
 
-    static func notFound(_ message: String = "There is no page at this address.") -> PageFailure {
-        PageFailure(status: 404, heading: "Not found", message: message)
+    static func notFound(_ message: String = "failure_no_page_here") -> PageFailure {
+        PageFailure(status: 404, heading: "failure_not_found_heading", message: message)
     }
 
     static func forbidden(_ message: String) -> PageFailure {
-        PageFailure(status: 403, heading: "Not allowed", message: message)
+        PageFailure(status: 403, heading: "failure_forbidden_heading", message: message)
     }
 
     /// How an API failure reads to a seller, and which status the panel answers with.
     init(_ error: OpenMarketError, retryURL: String?) {
         switch error {
         case .timeout:
-            self.init(status: 504, heading: "The store is slow to answer",
-                      message: "The Open Market API did not answer in time. Nothing was lost; please try again in a moment.",
-                      retryURL: retryURL)
+            self.init(status: 504, heading: "failure_timeout_heading", message: "failure_timeout_message", retryURL: retryURL)
         case .unreachable:
-            self.init(status: 502, heading: "The store cannot be reached",
-                      message: "The panel could not connect to the Open Market API. Check that it is running, then try again.",
+            self.init(status: 502, heading: "failure_unreachable_heading", message: "failure_unreachable_message",
                       detail: error.description, retryURL: retryURL)
         case .server(let status, _):
-            self.init(status: 502, heading: "The store had a problem",
-                      message: "The Open Market API answered with an error (HTTP \(status)). Please try again.",
-                      detail: error.description, retryURL: retryURL)
+            self.init(status: 502, heading: "failure_server_heading", message: "failure_server_message",
+                      arguments: ["status": String(status)], detail: error.description, retryURL: retryURL)
         case .undecodable:
-            self.init(status: 502, heading: "The store sent an unreadable answer",
-                      message: "The Open Market API answered with something the panel could not read.",
+            self.init(status: 502, heading: "failure_undecodable_heading", message: "failure_undecodable_message",
                       detail: error.description, retryURL: retryURL)
         case .notFound:
-            self.init(status: 404, heading: "Product not found",
-                      message: "This product does not exist. It may have been deleted.")
+            self.init(status: 404, heading: "failure_product_not_found_heading", message: "failure_product_not_found_message")
         case .forbidden:
-            self.init(status: 403, heading: "Not your product",
-                      message: "This product belongs to another vendor, so this panel cannot change or delete it.")
+            self.init(status: 403, heading: "failure_not_yours_heading", message: "failure_not_yours_message")
         case .unauthorized:
-            self.init(status: 502, heading: "The store refused the panel's vendor",
-                      message: "The Open Market API did not accept the vendor identifier and secret this panel was started with.",
+            self.init(status: 502, heading: "failure_unauthorized_heading", message: "failure_unauthorized_message",
                       retryURL: retryURL)
         case .payloadTooLarge:
-            self.init(status: 413, heading: "Upload too large",
-                      message: "The store refused the upload as too large. Use fewer or smaller images.")
+            self.init(status: 413, heading: "failure_too_large_heading", message: "failure_api_too_large_message")
         case .badRequest, .validation:
-            self.init(status: 422, heading: "The store refused the request", message: error.description,
-                      retryURL: retryURL)
+            self.init(status: 422, heading: "failure_refused_heading", message: "failure_refused_message",
+                      detail: error.description, retryURL: retryURL)
         }
     }
 
-    init(status: Int, heading: String, message: String, detail: String? = nil, retryURL: String? = nil) {
+    init(status: Int, heading: String, message: String, arguments: [String: String] = [:], detail: String? = nil,
+         retryURL: String? = nil) {
         self.status = status
         self.heading = heading
         self.message = message
+        self.arguments = arguments
         self.detail = detail
         self.retryURL = retryURL
+    }
+
+    /// "Heading. Message." in one line, for an alert above a form that is kept.
+    func sentence(_ l: Localizer) -> String {
+        l(heading, arguments) + ". " + l(message, arguments)
     }
 }

@@ -9,6 +9,9 @@ struct PageChrome: Sendable {
     var session: SessionSnapshot?
     var accessControl = false
     var section: Section = .none
+    var localizer: Localizer
+    /// This page's address without `lang=`, for the header's language links.
+    var languageSwitchTarget = "/products"
 }
 
 /// Renders a page template into the layout. Templates are parsed once at start; a page is two
@@ -34,8 +37,23 @@ struct PageRenderer: Sendable {
 
     func page(_ template: String, title: String, context: [String: TemplateValue],
               chrome: PageChrome, status: Int = 200) throws -> HTTPResponse {
+        let catalog = chrome.localizer.catalog
+        var context = context
+        context["t"] = catalog.templateValue
         let body = try templates.render(template, .object(context))
         let frame: TemplateValue = .object([
+            "t": catalog.templateValue,
+            "lang": .string(catalog.language.rawValue),
+            "strings": .string(catalog.scriptJSON),
+            "languages": .list(Language.allCases.map { language in
+                let separator = chrome.languageSwitchTarget.contains("?") ? "&" : "?"
+                return .object([
+                    "code": .string(language.rawValue),
+                    "label": .string(chrome.localizer("language_name_\(language.rawValue)")),
+                    "url": .string(chrome.languageSwitchTarget + separator + "lang=" + language.rawValue),
+                    "current": .bool(language == catalog.language),
+                ])
+            }),
             "title": .string(title),
             "body": .trustedHTML(body),
             "flash": chrome.flash.map { .object(["message": .string($0)]) } ?? .null,

@@ -12,6 +12,7 @@ final class PanelApp: Sendable {
     let client: OpenMarketClient
     let transport: any HTTPTransport
     let renderer: PageRenderer
+    let catalogs: Catalogs
     let presenter: ProductPresenter
     let media: MediaLinks
     let sessions: SessionStore
@@ -31,6 +32,7 @@ final class PanelApp: Sendable {
         } catch {
             throw PanelStartupError("templates in \(configuration.templatesDirectory.path) could not be loaded: \(error)")
         }
+        catalogs = try Catalogs(directory: configuration.templatesDirectory.appendingPathComponent("strings"))
         let base = configuration.api.baseURL
         let apiHost = (base.host ?? "?") + (base.port.map { ":\($0)" } ?? "")
         renderer = try PageRenderer(templates: templates, version: configuration.version, apiHost: apiHost)
@@ -59,19 +61,50 @@ final class PanelApp: Sendable {
         var session: SessionSnapshot?
         var flash: String?
         var newCookie: SetCookie?
+        var localizer: Localizer
+        var languageSwitchTarget = "/products"
+    }
+
+    // MARK: languages
+
+    /// The request's language (`?lang=`, the `om_lang` cookie, `Accept-Language`, English).
+    func localizer(for request: HTTPRequest) -> Localizer {
+        let language = Language.choose(query: request.query["lang"], cookie: request.cookies[Language.cookieName],
+                                       acceptLanguage: request.headers["Accept-Language"])
+        return Localizer(catalog: catalogs[language])
+    }
+
+    /// A visit for a POST whose session is already known (the CSRF check found it).
+    func visit(_ request: HTTPRequest, session: SessionSnapshot) -> Visit {
+        Visit(session: session, localizer: localizer(for: request), languageSwitchTarget: Self.languageSwitchTarget(request))
+    }
+
+    /// Where the header's language links lead: this page again (its query without `lang`). A
+    /// re-rendered form (a POST) switches on its GET page, since a link cannot repeat a POST.
+    static func languageSwitchTarget(_ request: HTTPRequest) -> String {
+        guard request.method == "GET" || request.method == "HEAD" else {
+            return request.path == "/products" ? "/products/new" : request.path
+        }
+        let items = request.queryItems.filter { $0.name != "lang" }.prefix(20)
+        guard !items.isEmpty else { return request.path }
+        return request.path + "?" + items.map { ListLinks.encode($0.name) + "=" + ListLinks.encode($0.value) }.joined(separator: "&")
     }
 
     /// `create`: pages with forms need a session (for the CSRF token); the list page does not.
     func visit(_ request: HTTPRequest, create: Bool, takeFlash: Bool = true) async -> Visit {
         let cookie = request.cookies[SessionStore.cookieName]
-        guard cookie != nil || create else { return Visit() }
+        guard cookie != nil || create else {
+            return Visit(localizer: localizer(for: request), languageSwitchTarget: Self.languageSwitchTarget(request))
+        }
         let result = await sessions.visit(id: cookie, create: create, takeFlash: takeFlash)
         let newCookie = result.created ? result.session.map { SetCookie(name: SessionStore.cookieName, value: $0.id) } : nil
-        return Visit(session: result.session, flash: result.flash, newCookie: newCookie)
+        return Visit(session: result.session, flash: result.flash, newCookie: newCookie, localizer: localizer(for: request),
+                     languageSwitchTarget: Self.languageSwitchTarget(request))
     }
 
     func chrome(_ visit: Visit, section: PageChrome.Section = .none) -> PageChrome {
-        PageChrome(flash: visit.flash, session: visit.session, accessControl: accessControl, section: section)
+        PageChrome(flash: visit.flash, session: visit.session, accessControl: accessControl, section: section,
+                   localizer: visit.localizer, languageSwitchTarget: visit.languageSwitchTarget)
     }
 
     func page(_ template: String, title: String, context: [String: TemplateValue], visit: Visit,
@@ -96,8 +129,7 @@ final class PanelApp: Sendable {
         let visit = await visit(request, create: false, takeFlash: false)
         guard let session = visit.session, let formToken, !formToken.isEmpty,
               Secrets.equal(formToken, session.csrfToken) else {
-            throw PageFailure(status: 403, heading: "This form has expired",
-                              message: "The form was not accepted because its security token is missing or out of date. Go back, reload the page and submit it again.")
+            throw PageFailure(status: 403, heading: "failure_csrf_heading", message: "failure_csrf_message")
         }
         return session
     }
@@ -106,20 +138,23 @@ final class PanelApp: Sendable {
 
     func errorPage(_ failure: PageFailure, request: HTTPRequest) async -> HTTPResponse {
         let visit = await visit(request, create: false, takeFlash: false)
+        let l = visit.localizer
         let template = failure.status == 404 ? "not_found" : "error"
+        let heading = l(failure.heading, failure.arguments)
         let context: [String: TemplateValue] = [
             "status": .int(failure.status),
-            "heading": .string(failure.heading),
-            "message": .string(failure.message),
+            "status_text": .string(l("error_status", ["status": String(failure.status)])),
+            "heading": .string(heading),
+            "message": .string(l(failure.message, failure.arguments)),
             "detail": failure.detail.map { .object(["text": .string($0)]) } ?? .null,
             "retry": failure.retryURL.map { .object(["url": .string($0)]) } ?? .null,
         ]
         do {
-            var response = try page(template, title: failure.heading, context: context, visit: visit, status: failure.status)
+            var response = try page(template, title: heading, context: context, visit: visit, status: failure.status)
             if failure.status == 413 { response.headers["Connection"] = "close" }
             return response
         } catch {
-            return .text("\(failure.heading). \(failure.message)", status: failure.status)
+            return .text("\(heading). \(l(failure.message, failure.arguments))", status: failure.status)
         }
     }
 
@@ -127,9 +162,22 @@ final class PanelApp: Sendable {
     /// meaning (with a retry link for GETs), a body-parsing error by its status.
     func pageHandler(_ handler: @escaping @Sendable (PanelApp, HTTPRequest) async throws -> HTTPResponse) -> HTTPHandler {
         { [self] request in
-            do {
-                return try await handler(self, request)
-            } catch let failure as PageFailure {
+            var response = await handle(request, handler)
+            // `?lang=` (the header's links) is remembered for the next pages.
+            if let chosen = request.query["lang"].flatMap({ Language(rawValue: $0.lowercased()) }),
+               chosen.rawValue != request.cookies[Language.cookieName] {
+                response.setCookie(SetCookie(name: Language.cookieName, value: chosen.rawValue, maxAge: 365 * 24 * 3600,
+                                             sameSite: .lax))
+            }
+            return response
+        }
+    }
+
+    private func handle(_ request: HTTPRequest,
+                        _ handler: @Sendable (PanelApp, HTTPRequest) async throws -> HTTPResponse) async -> HTTPResponse {
+        do {
+            return try await handler(self, request)
+        } catch let failure as PageFailure {
                 return await errorPage(failure, request: request)
             } catch let error as OpenMarketError {
                 let retry = request.method == "GET" ? request.path : nil
@@ -138,29 +186,29 @@ final class PanelApp: Sendable {
                 return await errorPage(failure(for: error), request: request)
             } catch {
                 // A bug or a local fault (template, disk): say so without details that could leak.
-                return await errorPage(PageFailure(status: 500, heading: "Something went wrong in the panel",
-                                                   message: "The panel could not finish this request. Please try again."),
+                return await errorPage(PageFailure(status: 500, heading: "failure_internal_heading",
+                                                   message: "failure_internal_message"),
                                        request: request)
             }
-        }
     }
 
     func failure(for error: HTTPError) -> PageFailure {
         switch error.status {
         case 413:
-            PageFailure(status: 413, heading: "Upload too large",
-                        message: "The upload is larger than the panel accepts (\(configuration.uploadLimit >> 20) MiB in all). Choose fewer or smaller images; each image may be at most \(ProductRules.maxImageBytes / 1024) KB.")
+            PageFailure(status: 413, heading: "failure_too_large_heading", message: "failure_panel_too_large_message",
+                        arguments: ["total": "\(configuration.uploadLimit >> 20)", "max": "\(ProductRules.maxImageBytes / 1024)"])
         case 404:
             .notFound()
         default:
-            PageFailure(status: error.status, heading: "The request could not be read", message: error.message)
+            PageFailure(status: error.status, heading: "failure_unreadable_request_heading", message: "failure_unreadable_request_message",
+                        detail: error.message)
         }
     }
 
     /// The product id of `/products/{id}…`, or a 404 page.
     static func productID(_ request: HTTPRequest) throws -> Int {
         guard let text = request.pathParameters["id"], let id = Int(text), id > 0 else {
-            throw PageFailure.notFound("There is no product at this address.")
+            throw PageFailure.notFound("failure_no_product_here")
         }
         return id
     }

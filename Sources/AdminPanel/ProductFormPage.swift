@@ -17,25 +17,29 @@ struct ProductFormState: Sendable {
     var conflict: [FieldChange] = []
 }
 
-/// One field that changed on the API while the seller had the edit form open.
+/// One field that changed on the API while the seller had the edit form open: its value when
+/// the form was opened, now on the API, and what the seller's form holds (or that they left it).
 struct FieldChange: Sendable, Equatable {
     var field: String
     var was: String
     var now: String
+    var yours: String
 }
 
 extension PanelApp {
     /// Template context of `product_new` / `product_edit` (both include `product_form`).
-    func formContext(_ state: ProductFormState, editing productID: Int?, csrfToken: String) -> [String: TemplateValue] {
-        var context = state.values.templateFields()
-        context.merge(FormIssues.templateFields(state.issues)) { _, new in new }
+    func formContext(_ state: ProductFormState, editing productID: Int?, csrfToken: String,
+                     _ l: Localizer) -> [String: TemplateValue] {
+        var context = state.values.templateFields(l)
+        let currency = Currency(rawValue: state.values.currency) ?? .KRW
+        context.merge(FormIssues.templateFields(state.issues, l, currency: currency)) { _, new in new }
         context["csrf_token"] = .string(csrfToken)
         context["alert"] = state.alert.map { .object(["message": .string($0)]) } ?? .null
         context["mode_register"] = .bool(productID == nil)
         context["mode_edit"] = .bool(productID != nil)
         if let productID {
             context["action"] = .string("/products/\(productID)/edit")
-            context["submit_label"] = "Save changes"
+            context["submit_label"] = .string(l("edit_submit"))
             context["cancel_url"] = .string("/products/\(productID)")
             context["product_id"] = .int(productID)
             context["product_name"] = .string(state.product?.name ?? state.loaded?.name ?? state.values.name)
@@ -46,6 +50,7 @@ extension PanelApp {
                     "id": .int(image.id),
                     "src": presenter.imageSource(image.thumbnailURL),
                     "number": .int(index + 1),
+                    "label": .string(l("form_image_number", ["number": String(index + 1)])),
                     "checked": .bool(image.id == chosen),
                     "first": .bool(index == 0),
                 ])
@@ -65,13 +70,14 @@ extension PanelApp {
             }
             context["conflict"] = state.conflict.isEmpty ? .null : .object([
                 "changes": .list(state.conflict.map {
-                    .object(["field": .string($0.field), "was": .string($0.was), "now": .string($0.now)])
+                    .object(["field": .string($0.field), "was": .string($0.was), "now": .string($0.now),
+                             "yours": .string($0.yours)])
                 }),
                 "reload_url": .string("/products/\(productID)/edit"),
             ])
         } else {
             context["action"] = "/products"
-            context["submit_label"] = "Register product"
+            context["submit_label"] = .string(l("register_submit"))
             context["cancel_url"] = "/products"
             context["images"] = .null
             context["conflict"] = .null
@@ -79,12 +85,15 @@ extension PanelApp {
             context["staged"] = state.staged.flatMap { staged in
                 staged.images.isEmpty ? nil : .object([
                     "token": .string(staged.token),
-                    "images": .list(staged.images.map { image in
+                    "images": .list(staged.images.enumerated().map { index, image in
                         .object([
                             "id": .int(image.id),
                             "src": .string("/uploads/\(staged.token)/\(image.id)"),
                             "filename": .string(image.filename),
                             "size_text": .string(Self.sizeText(image.size)),
+                            "index": .int(index),
+                            "first": .bool(index == 0),
+                            "last": .bool(index == staged.images.count - 1),
                         ])
                     }),
                 ])

@@ -8,28 +8,28 @@ enum ProductFormSubmission: Sendable {
     /// Puts why the API did not take the submission on the form and answers the status to
     /// re-show it with: field issues beside their fields (422), other refusals and failures as
     /// the form's alert. Editing a product that is gone is the 404 page instead.
-    func show(_ error: OpenMarketError, on state: inout ProductFormState) throws(PageFailure) -> Int {
+    func show(_ error: OpenMarketError, on state: inout ProductFormState, _ l: Localizer) throws(PageFailure) -> Int {
         switch error {
         case .validation(let issues):
             state.issues = issues
             return 422
         case .badRequest(let message):
-            state.alert = "The store refused the \(self == .register ? "product" : "changes"): \(message)"
+            state.alert = l(self == .register ? "alert_store_refused_product" : "alert_store_refused_changes", ["reason": message])
             return 422
         case .notFound where self == .edit:
             throw PageFailure(.notFound(message: ""), retryURL: nil)
         default:
             let failure = PageFailure(error, retryURL: nil)
-            state.alert = "\(failure.heading). \(failure.message)" + keptNote(status: failure.status)
+            state.alert = failure.sentence(l) + keptNote(status: failure.status, l)
             return failure.status
         }
     }
 
     /// Tells the seller nothing is lost, unless saving again cannot help (another vendor's product).
-    private func keptNote(status: Int) -> String {
+    private func keptNote(status: Int, _ l: Localizer) -> String {
         switch self {
-        case .register: " Your input and images are kept below; submit again when ready."
-        case .edit: status == 403 ? "" : " Your changes are kept below; save again when ready."
+        case .register: " " + l("register_kept_below")
+        case .edit: status == 403 ? "" : " " + l("edit_kept_below")
         }
     }
 }

@@ -59,23 +59,25 @@ struct ProductFormValues: Sendable, Equatable {
         if currencyValue == nil { issues += ProductRules.currencyIssues(currency) }
         let priceValue = Self.number(price)
         if price.isEmpty {
-            issues.append(FieldIssue(field: "price", message: "Enter a price."))
+            issues.append(FieldIssue(field: "price", message: "Enter a price.", code: "price_empty"))
         } else if priceValue == nil {
-            issues.append(FieldIssue(field: "price", message: "Enter the price as a number, like 12000 or 12.50."))
+            issues.append(FieldIssue(field: "price", message: "Enter the price as a number, like 12000 or 12.50.", code: "price_unreadable"))
         }
         let discountValue = discountedPrice.isEmpty ? 0 : Self.number(discountedPrice)
         if discountValue == nil {
-            issues.append(FieldIssue(field: "discounted_price", message: "Enter the discount as a number, or leave it empty."))
+            issues.append(FieldIssue(field: "discounted_price", message: "Enter the discount as a number, or leave it empty.",
+                                     code: "discount_unreadable"))
         }
         let stockValue = stock.isEmpty ? 0 : Int(stock)
         if stockValue == nil {
-            issues.append(FieldIssue(field: "stock", message: "Enter the stock as a whole number, like 10."))
+            issues.append(FieldIssue(field: "stock", message: "Enter the stock as a whole number, like 10.", code: "stock_unreadable"))
         }
         var thumbnail: Int?
         if !thumbnailID.isEmpty {
             thumbnail = Int(thumbnailID)
             if thumbnail == nil {
-                issues.append(FieldIssue(field: "thumbnail_id", message: "Choose one of this product's images as the thumbnail."))
+                issues.append(FieldIssue(field: "thumbnail_id", message: "Choose one of this product's images as the thumbnail.",
+                                         code: "thumbnail_unknown"))
             }
         }
         let parsed = Parsed(name: name, description: description, price: priceValue ?? .nan,
@@ -92,8 +94,9 @@ struct ProductFormValues: Sendable, Equatable {
     }
 
     /// Template fields: each value, the currency choice, and the rule numbers for hints/constraints.
-    func templateFields() -> [String: TemplateValue] {
-        [
+    func templateFields(_ l: Localizer) -> [String: TemplateValue] {
+        let nameLength = ProductRules.nameLength, descriptionLength = ProductRules.descriptionLength
+        return [
             "name": .string(name),
             "description": .string(description),
             "price": .string(price),
@@ -109,6 +112,12 @@ struct ProductFormValues: Sendable, Equatable {
             "images_max": .int(ProductRules.imageCount.upperBound),
             "image_max_bytes": .int(ProductRules.maxImageBytes),
             "image_max_text": .string("\(ProductRules.maxImageBytes / 1024) KB"),
+            "name_hint": .string(l("form_name_hint", ["min": "\(nameLength.lowerBound)", "max": "\(nameLength.upperBound)"])),
+            "description_hint": .string(l("form_description_hint", ["min": "\(descriptionLength.lowerBound)",
+                                                                    "max": l.number(descriptionLength.upperBound)])),
+            "images_hint": .string(l("form_images_hint", [
+                "min": "\(ProductRules.imageCount.lowerBound)", "max": "\(ProductRules.imageCount.upperBound)",
+                "size": "\(ProductRules.maxImageBytes / 1024) KB"])),
         ]
     }
 }
@@ -118,11 +127,11 @@ struct ProductFormValues: Sendable, Equatable {
 enum FormIssues {
     static let fieldOrder = ["name", "description", "currency", "price", "discounted_price", "stock", "images", "thumbnail_id", "password"]
 
-    static func templateFields(_ issues: [FieldIssue]) -> [String: TemplateValue] {
+    static func templateFields(_ issues: [FieldIssue], _ l: Localizer, currency: Currency) -> [String: TemplateValue] {
         guard !issues.isEmpty else { return ["summary": .null] }
         var fields: [String: TemplateValue] = [:]
         var byField: [String: [String]] = [:]
-        for issue in issues { byField[issue.field, default: []].append(issue.message) }
+        for issue in issues { byField[issue.field, default: []].append(l.issue(issue, currency: currency)) }
         for (field, messages) in byField where fieldOrder.contains(field) {
             fields[field + "_error"] = .object(["message": .string(messages.joined(separator: " "))])
         }
@@ -130,10 +139,10 @@ enum FormIssues {
         let items: [TemplateValue] = ordered.map { issue in
             .object([
                 "field_id": .string(fieldOrder.contains(issue.field) ? issue.field : "content"),
-                "message": .string(issue.message),
+                "message": .string(l.issue(issue, currency: currency)),
             ])
         }
-        let heading = issues.count == 1 ? "There is 1 problem with this form" : "There are \(issues.count) problems with this form"
+        let heading = l.plural("form_problems", count: issues.count)
         fields["summary"] = .object(["heading": .string(heading), "items": .list(items)])
         return fields
     }

@@ -12,38 +12,38 @@ struct ProductPresenter: Sendable {
         return .string(path)
     }
 
-    func vendorLabel(id: Int, name: String?, ownVendorID: Int?) -> String {
+    func vendorLabel(id: Int, name: String?, ownVendorID: Int?, _ l: Localizer) -> String {
         if let name, !name.isEmpty { return name }
-        return id == ownVendorID ? "Your store" : "Vendor \(id)"
+        return id == ownVendorID ? l("vendor_yours") : l("vendor_number", ["id": String(id)])
     }
 
-    func stockText(_ stock: Int) -> String {
-        stock == 1 ? "1 in stock" : "\(Money.grouped(Double(stock), fractionDigits: 0)) in stock"
+    func stockText(_ stock: Int, _ l: Localizer) -> String {
+        l.plural("stock_in_stock", count: stock)
     }
 
     /// Price fields shared by list rows and the detail page.
     func priceFields(price: Double, bargainPrice: Double, discountedPrice: Double, currency: Currency,
-                     into fields: inout [String: TemplateValue]) {
+                     into fields: inout [String: TemplateValue], _ l: Localizer) {
         let discounted = discountedPrice > 0
-        let original = Money.format(price, currency)
+        let original = l.money(price, currency)
         fields["discounted"] = .bool(discounted)
         fields["original_price"] = .string(original)
-        fields["price"] = .string(discounted ? Money.format(bargainPrice, currency) : original)
-        fields["discount"] = .string(discounted ? Money.format(discountedPrice, currency) : Money.format(0, currency))
+        fields["price"] = .string(discounted ? l.money(bargainPrice, currency) : original)
+        fields["discount"] = .string(discounted ? l.money(discountedPrice, currency) : l.money(0, currency))
     }
 
-    func listItem(_ item: ProductListItem, ownVendorID: Int?) -> TemplateValue {
+    func listItem(_ item: ProductListItem, ownVendorID: Int?, _ l: Localizer) -> TemplateValue {
         var fields: [String: TemplateValue] = Dictionary(minimumCapacity: 16)
         priceFields(price: item.price, bargainPrice: item.bargainPrice, discountedPrice: item.discountedPrice,
-                    currency: item.currency, into: &fields)
+                    currency: item.currency, into: &fields, l)
         let source = imageSource(item.thumbnail)
         fields["id"] = .int(item.id)
         fields["name"] = .string(item.name)
-        fields["vendor"] = .string(vendorLabel(id: item.vendorID, name: item.vendorName, ownVendorID: ownVendorID))
+        fields["vendor"] = .string(vendorLabel(id: item.vendorID, name: item.vendorName, ownVendorID: ownVendorID, l))
         fields["thumbnail"] = source == .null ? .null : .object(["src": source])
         fields["description"] = item.description.map { .object(["text": .string($0)]) } ?? .null
         fields["sold_out"] = .bool(item.stock <= 0)
-        fields["stock_text"] = .string(stockText(item.stock))
+        fields["stock_text"] = .string(stockText(item.stock, l))
         return .object(fields)
     }
 
@@ -53,14 +53,15 @@ struct ProductPresenter: Sendable {
             ?? product.images.first?.id
     }
 
-    func detail(_ product: ProductDetail, ownVendorID: Int?) -> [String: TemplateValue] {
+    func detail(_ product: ProductDetail, ownVendorID: Int?, _ l: Localizer) -> [String: TemplateValue] {
         var fields: [String: TemplateValue] = Dictionary(minimumCapacity: 32)
         priceFields(price: product.price, bargainPrice: product.bargainPrice, discountedPrice: product.discountedPrice,
-                    currency: product.currency, into: &fields)
+                    currency: product.currency, into: &fields, l)
         let thumbnailID = thumbnailImageID(of: product)
         let count = product.images.count
         let images: [TemplateValue] = product.images.enumerated().map { index, image in
             let full = imageSource(image.url)
+            let position = ["number": String(index + 1), "count": String(count)]
             return .object([
                 "index": .int(index),
                 "number": .int(index + 1),
@@ -68,7 +69,9 @@ struct ProductPresenter: Sendable {
                 "src": full,
                 "full_src": full,
                 "thumb_src": imageSource(image.thumbnailURL),
-                "alt": .string("\(product.name), image \(index + 1) of \(count)"),
+                "alt": .string(l("detail_image_alt", position.merging(["name": product.name]) { a, _ in a })),
+                "caption": .string(l("detail_image_caption", position)),
+                "thumb_alt": .string(l("form_image_number", ["number": String(index + 1)])),
                 "lazy": .bool(index > 0),
                 "is_thumbnail": .bool(image.id == thumbnailID),
             ])
@@ -76,16 +79,21 @@ struct ProductPresenter: Sendable {
         fields["id"] = .int(product.id)
         fields["name"] = .string(product.name)
         fields["description"] = .string(product.description)
-        fields["vendor"] = .string(vendorLabel(id: product.vendorID, name: product.vendor?.name, ownVendorID: ownVendorID))
+        let vendor = vendorLabel(id: product.vendorID, name: product.vendor?.name, ownVendorID: ownVendorID, l)
+        fields["vendor"] = .string(vendor)
+        fields["sold_by"] = .string(l("detail_sold_by", ["vendor": vendor]))
+        fields["gallery_label"] = .string(l("detail_gallery_label", ["name": product.name]))
+        fields["delete_heading"] = .string(l("delete_heading", ["name": product.name]))
+        fields["stock_number"] = .string(l.number(product.stock))
         fields["currency"] = .string(product.currency.rawValue)
         fields["stock"] = .int(product.stock)
-        fields["stock_text"] = .string(stockText(product.stock))
+        fields["stock_text"] = .string(stockText(product.stock, l))
         fields["sold_out"] = .bool(product.stock <= 0)
         fields["images"] = .list(images)
         fields["has_many_images"] = .bool(count > 1)
-        fields["created"] = .string(DisplayDate.text(product.createdAt))
+        fields["created"] = .string(l.date(product.createdAt))
         fields["created_iso"] = .string(DisplayDate.iso(product.createdAt))
-        fields["issued"] = .string(DisplayDate.text(product.issuedAt))
+        fields["issued"] = .string(l.date(product.issuedAt))
         fields["issued_iso"] = .string(DisplayDate.iso(product.issuedAt))
         fields["thumbnail"] = product.images.isEmpty ? .null : .object(["src": imageSource(product.thumbnail)])
         return fields

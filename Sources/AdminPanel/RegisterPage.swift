@@ -8,8 +8,8 @@ extension PanelApp {
     func registerForm(_ request: HTTPRequest) async throws -> HTTPResponse {
         let visit = await visit(request, create: true)
         let state = ProductFormState(values: ProductFormValues())
-        return try page("product_new", title: "Register a product",
-                        context: formContext(state, editing: nil, csrfToken: visit.session?.csrfToken ?? ""),
+        return try page("product_new", title: visit.localizer("register_heading"),
+                        context: formContext(state, editing: nil, csrfToken: visit.session?.csrfToken ?? "", visit.localizer),
                         visit: visit, section: .register)
     }
 
@@ -20,6 +20,8 @@ extension PanelApp {
             maxParts: 64, maxHeaderBytesPerPart: 8 * 1024, maxFieldBytes: 64 * 1024,
             maxFileBytes: configuration.uploadLimit, spoolThreshold: 512 * 1024))
         let session = try await requireCSRF(request, formToken: form.fields["csrf_token"])
+        let visit = visit(request, session: session)
+        let l = visit.localizer
         let values = ProductFormValues { form.fields[$0] }
         var (parsed, issues) = values.parse()
 
@@ -29,12 +31,15 @@ extension PanelApp {
             let data = try await staging.read(file)
             let name = Self.safeFilename(file.filename)
             guard let format = ImageFormat.detect(data) else {
-                issues.append(FieldIssue(field: "images", message: "“\(name)” is not a JPEG, PNG, GIF or WebP image."))
+                issues.append(FieldIssue(field: "images", message: "“\(name)” is not a JPEG, PNG, GIF or WebP image.",
+                                         code: "image_type", arguments: ["file": name]))
                 continue
             }
             guard data.count <= ProductRules.maxImageBytes else {
                 issues.append(FieldIssue(field: "images",
-                    message: "“\(name)” is \(Self.sizeText(data.count)); each image can be at most \(ProductRules.maxImageBytes / 1024) KB."))
+                    message: "“\(name)” is \(Self.sizeText(data.count)); each image can be at most \(ProductRules.maxImageBytes / 1024) KB.",
+                    code: "image_too_big", arguments: ["file": name, "size": "\((data.count + 1023) / 1024)",
+                                                       "max": "\(ProductRules.maxImageBytes / 1024)"]))
                 continue
             }
             incoming.append((name, data, format))
@@ -49,7 +54,8 @@ extension PanelApp {
             }
         } catch {
             issues.append(FieldIssue(field: "images",
-                message: "The images you chose earlier were kept for an hour and have expired. Please choose them again."))
+                message: "The images you chose earlier were kept for an hour and have expired. Please choose them again.",
+                code: "staged_expired"))
             if !incoming.isEmpty {
                 staged = try? await staging.stage(token: nil, owner: session.id, adding: incoming, removing: [])
             }
@@ -70,23 +76,23 @@ extension PanelApp {
 
         var state = ProductFormState(values: values, issues: issues, staged: staged)
         guard issues.isEmpty else {
-            return try registerPage(state, session: session, status: 422)
+            return try registerPage(state, visit: visit, status: 422)
         }
         do throws(OpenMarketError) {
             let product = try await client.create(draft)
             if let staged { await staging.discard(token: staged.token) }
             await vendor.learn(product.vendorID)
-            return await redirect(to: "/products/\(product.id)", flash: "Registered “\(product.name)”.", session: session)
+            return await redirect(to: "/products/\(product.id)", flash: l("flash_registered", ["name": product.name]), session: session)
         } catch {
-            let status = try ProductFormSubmission.register.show(error, on: &state)
-            return try registerPage(state, session: session, status: status)
+            let status = try ProductFormSubmission.register.show(error, on: &state, l)
+            return try registerPage(state, visit: visit, status: status)
         }
     }
 
-    private func registerPage(_ state: ProductFormState, session: SessionSnapshot, status: Int) throws -> HTTPResponse {
-        try page("product_new", title: "Register a product",
-                 context: formContext(state, editing: nil, csrfToken: session.csrfToken),
-                 visit: Visit(session: session), section: .register, status: status)
+    private func registerPage(_ state: ProductFormState, visit: Visit, status: Int) throws -> HTTPResponse {
+        try page("product_new", title: visit.localizer("register_heading"),
+                 context: formContext(state, editing: nil, csrfToken: visit.session?.csrfToken ?? "", visit.localizer),
+                 visit: visit, section: .register, status: status)
     }
 
     /// The last path component of an uploaded file's name, without control characters.

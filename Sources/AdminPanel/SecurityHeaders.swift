@@ -36,8 +36,7 @@ extension PanelApp {
     func originCheckMiddleware() -> Middleware {
         { [self] request, next in
             guard request.method == "POST", !SecurityHeaders.originIsAllowed(request) else { return try await next(request) }
-            return await errorPage(PageFailure(status: 403, heading: "Request refused",
-                                               message: "This form was sent from another site, so the panel refused it."),
+            return await errorPage(PageFailure(status: 403, heading: "failure_origin_heading", message: "failure_origin_message"),
                                    request: request)
         }
     }

@@ -7,7 +7,7 @@ extension PanelApp {
         guard let session = visit.session, let token = request.pathParameters["token"],
               let id = request.pathParameters["image"].flatMap({ Int($0) }),
               let stored = await staging.data(token: token, owner: session.id, id: id) else {
-            throw PageFailure.notFound("This uploaded image has expired. Please choose it again.")
+            throw PageFailure.notFound("failure_staged_expired")
         }
         var response = HTTPResponse(status: 200, body: .data(stored.data))
         response.headers["Content-Type"] = stored.format.mimeType

@@ -122,6 +122,9 @@ public final class RequestBody: Sendable {
         }
     }
 
+    /// True while the connection has stopped reading because `highWater` bytes wait unread.
+    var isReadingPaused: Bool { state.withLock { $0.onDrained != nil } }
+
     // MARK: temporary files made while parsing this body
 
     func registerSpoolFile(_ path: String) {

@@ -64,7 +64,7 @@ public struct OpenMarketClient: Sendable {
     public func delete(id: Int, password: String) async throws(OpenMarketError) -> ProductDetail {
         var issues = credentialIssues(needsSecret: false)
         if password.isEmpty {
-            issues.append(FieldIssue(field: "password", message: "Enter your vendor password to delete."))
+            issues.append(FieldIssue(field: "password", message: "Enter your vendor password to delete.", code: "password_empty"))
         }
         guard issues.isEmpty else { throw .validation(issues) }
         let credentials = vendorCredentials + [password]
@@ -93,12 +93,12 @@ public struct OpenMarketClient: Sendable {
         var issues: [FieldIssue] = []
         let identifier = configuration.identifier
         if identifier.isEmpty {
-            issues.append(FieldIssue(field: "", message: "No vendor identifier is configured."))
+            issues.append(FieldIssue(field: "", message: "No vendor identifier is configured.", code: "identifier_missing"))
         } else if !identifier.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) {
-            issues.append(FieldIssue(field: "", message: "The configured vendor identifier contains characters that cannot be sent."))
+            issues.append(FieldIssue(field: "", message: "The configured vendor identifier contains characters that cannot be sent.", code: "identifier_unsendable"))
         }
         if needsSecret && configuration.secret.isEmpty {
-            issues.append(FieldIssue(field: "secret", message: "No vendor secret is configured."))
+            issues.append(FieldIssue(field: "secret", message: "No vendor secret is configured.", code: "secret_missing"))
         }
         return issues
     }

@@ -41,19 +41,16 @@ public struct ProductChanges: Sendable, Equatable {
            let newPrice = price ?? current?.price, let newDiscount = discountedPrice ?? current?.discountedPrice,
            ProductRules.priceIssues(newPrice).isEmpty, ProductRules.discountIssues(newDiscount).isEmpty,
            newDiscount > newPrice {
-            let amount = ProductRules.formatNumber
             issues.append(discountedPrice != nil
-                ? FieldIssue(field: "discounted_price",
-                             message: "The discount cannot be more than the price (\(amount(newPrice))).")
-                : FieldIssue(field: "price",
-                             message: "The price cannot be lower than the current discount (\(amount(newDiscount)))."))
+                ? ProductRules.discountOverPrice(newPrice) : ProductRules.priceUnderDiscount(newDiscount))
         }
         if let stock { issues += ProductRules.stockIssues(stock) }
         if let thumbnailID {
             let known = current.map { $0.images.contains { $0.id == thumbnailID } } ?? (thumbnailID > 0)
             if !known {
                 issues.append(FieldIssue(field: "thumbnail_id",
-                                         message: "Choose one of this product's images as the thumbnail."))
+                                         message: "Choose one of this product's images as the thumbnail.",
+                                         code: "thumbnail_unknown"))
             }
         }
         return issues

@@ -23,18 +23,18 @@ public enum ProductRules {
     }
 
     public static func priceIssues(_ price: Double) -> [FieldIssue] {
-        guard price.isFinite else { return [FieldIssue(field: "price", message: "Enter the price as a number.")] }
-        guard price > 0 else { return [FieldIssue(field: "price", message: "The price must be more than 0.")] }
+        guard price.isFinite else { return [FieldIssue(field: "price", message: "Enter the price as a number.", code: "price_not_number")] }
+        guard price > 0 else { return [FieldIssue(field: "price", message: "The price must be more than 0.", code: "price_not_positive")] }
         return []
     }
 
     /// Checks a discount on its own; `discountedPrice ≤ price` is checked by `discountIssues(_:price:)`.
     public static func discountIssues(_ discountedPrice: Double) -> [FieldIssue] {
         guard discountedPrice.isFinite else {
-            return [FieldIssue(field: "discounted_price", message: "Enter the discount as a number.")]
+            return [FieldIssue(field: "discounted_price", message: "Enter the discount as a number.", code: "discount_not_number")]
         }
         guard discountedPrice >= 0 else {
-            return [FieldIssue(field: "discounted_price", message: "The discount cannot be negative.")]
+            return [FieldIssue(field: "discounted_price", message: "The discount cannot be negative.", code: "discount_negative")]
         }
         return []
     }
@@ -43,39 +43,41 @@ public enum ProductRules {
     public static func discountIssues(_ discountedPrice: Double, price: Double) -> [FieldIssue] {
         let own = discountIssues(discountedPrice)
         guard own.isEmpty, priceIssues(price).isEmpty, discountedPrice > price else { return own }
-        return [FieldIssue(field: "discounted_price",
-                           message: "The discount cannot be more than the price (\(formatNumber(price))).")]
+        return [discountOverPrice(price)]
     }
 
     public static func stockIssues(_ stock: Int) -> [FieldIssue] {
-        stock >= 0 ? [] : [FieldIssue(field: "stock", message: "The stock cannot be negative.")]
+        stock >= 0 ? [] : [FieldIssue(field: "stock", message: "The stock cannot be negative.", code: "stock_negative")]
     }
 
     /// For form input: the currency must be one the API knows.
     public static func currencyIssues(_ text: String) -> [FieldIssue] {
         Currency(rawValue: text) == nil
-            ? [FieldIssue(field: "currency", message: "Choose a currency: KRW or USD.")] : []
+            ? [FieldIssue(field: "currency", message: "Choose a currency: KRW or USD.", code: "currency_unknown")] : []
     }
 
     /// The count first, then one issue per bad file (type decided by the first bytes only).
     public static func imageIssues(_ images: [ImageUpload]) -> [FieldIssue] {
         var issues: [FieldIssue] = []
         if images.count < imageCount.lowerBound {
-            issues.append(FieldIssue(field: "images", message: "Add at least one image."))
+            issues.append(FieldIssue(field: "images", message: "Add at least one image.", code: "images_none"))
         } else if images.count > imageCount.upperBound {
             issues.append(FieldIssue(field: "images",
-                message: "Add at most \(imageCount.upperBound) images (\(images.count) were chosen)."))
+                message: "Add at most \(imageCount.upperBound) images (\(images.count) were chosen).",
+                code: "images_too_many", arguments: ["max": "\(imageCount.upperBound)", "count": "\(images.count)"]))
         }
         for image in images {
-            let name = "“\(displayName(image.filename))”"
+            let file = displayName(image.filename)
+            let name = "“\(file)”"
             if ImageFormat.detect(image.data) == nil {
                 issues.append(FieldIssue(field: "images",
-                    message: "\(name) is not a JPEG, PNG, GIF or WebP image."))
+                    message: "\(name) is not a JPEG, PNG, GIF or WebP image.", code: "image_type", arguments: ["file": file]))
             }
             if image.data.count > maxImageBytes {
                 let kilobytes = (image.data.count + 1023) / 1024
                 issues.append(FieldIssue(field: "images",
-                    message: "\(name) is \(kilobytes) KB; each image can be at most \(maxImageBytes / 1024) KB."))
+                    message: "\(name) is \(kilobytes) KB; each image can be at most \(maxImageBytes / 1024) KB.",
+                    code: "image_too_big", arguments: ["file": file, "size": "\(kilobytes)", "max": "\(maxImageBytes / 1024)"]))
             }
         }
         return issues
@@ -86,16 +88,19 @@ public enum ProductRules {
     private static func textIssues(_ text: String, field: String, what: String,
                                    allowed: ClosedRange<Int>) -> [FieldIssue] {
         if text.allSatisfy(\.isWhitespace) {
-            return [FieldIssue(field: field, message: "Enter a \(what) (\(allowed.lowerBound)–\(allowed.upperBound) characters).")]
+            return [FieldIssue(field: field, message: "Enter a \(what) (\(allowed.lowerBound)–\(allowed.upperBound) characters).",
+                               code: field + "_empty", arguments: ["min": "\(allowed.lowerBound)", "max": "\(allowed.upperBound)"])]
         }
         let count = text.count
         if count < allowed.lowerBound {
             return [FieldIssue(field: field,
-                message: "The \(what) must be at least \(allowed.lowerBound) characters (it has \(count)).")]
+                message: "The \(what) must be at least \(allowed.lowerBound) characters (it has \(count)).",
+                code: field + "_too_short", arguments: ["min": "\(allowed.lowerBound)", "count": "\(count)"])]
         }
         if count > allowed.upperBound {
             return [FieldIssue(field: field,
-                message: "The \(what) can be at most \(allowed.upperBound) characters (it has \(count)).")]
+                message: "The \(what) can be at most \(allowed.upperBound) characters (it has \(count)).",
+                code: field + "_too_long", arguments: ["max": "\(allowed.upperBound)", "count": "\(count)"])]
         }
         return []
     }
@@ -104,6 +109,16 @@ public enum ProductRules {
     private static func displayName(_ filename: String) -> String {
         let name = filename.isEmpty ? "unnamed file" : filename
         return name.count > 60 ? String(name.prefix(57)) + "…" : name
+    }
+
+    static func discountOverPrice(_ price: Double) -> FieldIssue {
+        FieldIssue(field: "discounted_price", message: "The discount cannot be more than the price (\(formatNumber(price))).",
+                   code: "discount_over_price", arguments: ["price": formatNumber(price)])
+    }
+
+    static func priceUnderDiscount(_ discount: Double) -> FieldIssue {
+        FieldIssue(field: "price", message: "The price cannot be lower than the current discount (\(formatNumber(discount))).",
+                   code: "price_under_discount", arguments: ["discount": formatNumber(discount)])
     }
 
     /// `5000` for whole amounts, `12.5` otherwise.

@@ -4,7 +4,7 @@ import OpenMarketCore
 import OpenMarketSandbox
 @testable import AdminPanel
 
-@Suite struct EditRouteTests {
+@Suite(.awaitsTeardown) struct EditRouteTests {
     static func editFields(from form: TestResponse, overriding changes: [String: String]) -> [(String, String)] {
         let names = ["csrf_token", "name", "price", "discounted_price", "stock",
                      "loaded_name", "loaded_description", "loaded_price", "loaded_currency", "loaded_discounted_price",
@@ -18,7 +18,7 @@ import OpenMarketSandbox
 
     @Test func editIsPrefilledAndChangesNameAndThumbnail() async throws {
         let harness = try await PanelHarness.start()
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         let product = try await harness.makeProduct(name: "Old name", images: 2)
         let form = try await harness.browser.get("/products/\(product.id)/edit")
         #expect(form.status == 200)
@@ -40,7 +40,7 @@ import OpenMarketSandbox
 
     @Test func invalidEditIs422WithValuesKept() async throws {
         let harness = try await PanelHarness.start()
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         let product = try await harness.makeProduct()
         let form = try await harness.browser.get("/products/\(product.id)/edit")
         let response = try await harness.browser.post("/products/\(product.id)/edit",
@@ -55,7 +55,7 @@ import OpenMarketSandbox
 
     @Test func staleEditShowsWhatChangedAndSavesOnConfirm() async throws {
         let harness = try await PanelHarness.start()
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         let product = try await harness.makeProduct(name: "Shared product")
         let form = try await harness.browser.get("/products/\(product.id)/edit")
         _ = try await harness.api.update(id: product.id, changes: ProductChanges(price: 15000, stock: 9))
@@ -63,9 +63,12 @@ import OpenMarketSandbox
                                                       form: Self.editFields(from: form, overriding: ["name": "My new name"]))
         #expect(conflict.status == 409)
         #expect(conflict.text.contains("This product changed since you opened the form"))
-        #expect(conflict.text.contains("<th scope=\"row\">Price</th><td>₩12,000</td><td>₩15,000</td>"))
-        #expect(conflict.text.contains("<th scope=\"row\">Stock</th><td>3</td><td>9</td>"))
+        #expect(conflict.text.contains("<th scope=\"row\">Price</th><td>₩12,000</td><td>₩15,000</td><td>(not changed by you"))
+        #expect(conflict.text.contains("<th scope=\"row\">Stock</th><td>3</td><td>9</td><td>(not changed by you"))
+        #expect(conflict.text.contains("role=\"alert\""))
         #expect(conflict.inputValue("name") == "My new name")
+        // Fields the seller did not touch now show the store's values, so saving cannot revert them.
+        #expect(conflict.inputValue("price") == "15000")
         #expect(conflict.inputValue("loaded_price") == "15000")
         #expect(try await harness.api.product(id: product.id).name == "Shared product")
 
@@ -74,12 +77,35 @@ import OpenMarketSandbox
         #expect(confirmed.status == 303)
         let now = try await harness.api.product(id: product.id)
         #expect(now.name == "My new name")
-        #expect(now.price == 12000)   // the seller's form said 12000 and confirmed it
+        #expect(now.price == 15000)   // someone else's change to a field the seller did not touch stays
+        #expect(now.stock == 9)
+    }
+
+    /// Issue 13's sequence: the seller changes only the price; meanwhile a colleague renames the
+    /// product through the API; the 409 is confirmed. The product ends with their name and your price.
+    @Test func confirmingAConflictKeepsTheirNameAndYourPrice() async throws {
+        let harness = try await PanelHarness.start()
+        defer { Task { await harness.stop() } }
+        let product = try await harness.makeProduct(name: "Original name")
+        let form = try await harness.browser.get("/products/\(product.id)/edit")
+        _ = try await harness.api.update(id: product.id, changes: ProductChanges(name: "Colleague's name"))
+        let conflict = try await harness.browser.post("/products/\(product.id)/edit",
+                                                      form: Self.editFields(from: form, overriding: ["price": "9900"]))
+        #expect(conflict.status == 409)
+        #expect(conflict.text.contains("<th scope=\"row\">Product name</th><td>Original name</td><td>Colleague&#39;s name</td><td>(not changed by you"))
+        #expect(conflict.inputValue("name") == "Colleague's name")
+        #expect(conflict.inputValue("price") == "9900")
+        let confirmed = try await harness.browser.post("/products/\(product.id)/edit",
+                                                       form: Self.editFields(from: conflict, overriding: [:]))
+        #expect(confirmed.status == 303)
+        let now = try await harness.api.product(id: product.id)
+        #expect(now.name == "Colleague's name")
+        #expect(now.price == 9900)
     }
 
     @Test func foreignProductsHaveNoControlsAndCannotBeEdited() async throws {
         let harness = try await PanelHarness.start(.init(vendorID: .other(999)))
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         let product = try await harness.makeProduct()
         let page = try await harness.browser.get("/products/\(product.id)")
         #expect(page.status == 200)
@@ -92,7 +118,7 @@ import OpenMarketSandbox
 
     @Test func unknownProductsAre404Pages() async throws {
         let harness = try await PanelHarness.start()
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         for path in ["/products/424242", "/products/424242/edit", "/products/424242/delete", "/products/abc"] {
             let page = try await harness.browser.get(path)
             #expect(page.status == 404, "\(path)")
@@ -101,10 +127,10 @@ import OpenMarketSandbox
     }
 }
 
-@Suite struct DeleteRouteTests {
+@Suite(.awaitsTeardown) struct DeleteRouteTests {
     @Test func detailOffersTheDialogAndTheNoScriptPage() async throws {
         let harness = try await PanelHarness.start()
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         let product = try await harness.makeProduct()
         let page = try await harness.browser.get("/products/\(product.id)")
         #expect(page.text.contains("<dialog data-delete-dialog"))
@@ -117,7 +143,7 @@ import OpenMarketSandbox
 
     @Test func wrongPasswordAsksAgainThenTheRightOneDeletes() async throws {
         let harness = try await PanelHarness.start()
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         let product = try await harness.makeProduct(name: "To delete")
         let token = try await harness.csrfToken(from: "/products/\(product.id)")
         let wrong = try await harness.browser.post("/products/\(product.id)/delete",
@@ -141,7 +167,7 @@ import OpenMarketSandbox
 
     @Test func fiveWrongPasswordsPauseDeletingForThatSession() async throws {
         let harness = try await PanelHarness.start()
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         let product = try await harness.makeProduct()
         let token = try await harness.csrfToken(from: "/products/\(product.id)/delete")
         var statuses: [Int] = []
@@ -165,7 +191,7 @@ import OpenMarketSandbox
 
     @Test func emptyPasswordIsNotCounted() async throws {
         let harness = try await PanelHarness.start()
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         let product = try await harness.makeProduct()
         let token = try await harness.csrfToken(from: "/products/\(product.id)/delete")
         for _ in 0..<6 {
@@ -175,10 +201,10 @@ import OpenMarketSandbox
     }
 }
 
-@Suite struct DialectRouteTests {
+@Suite(.awaitsTeardown) struct DialectRouteTests {
     @Test func v2bListsVendorNamesAndDeletesThroughTheArchivedPath() async throws {
         let harness = try await PanelHarness.start(.init(dialect: .v2b))
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         let product = try await harness.makeProduct(name: "v2b product")
         let list = try await harness.browser.get("/products")
         #expect(list.text.contains("<span class=\"product__vendor\">demo</span>"))
@@ -191,7 +217,7 @@ import OpenMarketSandbox
     }
 }
 
-@Suite struct OwnershipRouteTests {
+@Suite(.awaitsTeardown) struct OwnershipRouteTests {
     static let other = VendorSeed(name: "someone", identifier: "5b1f6c1e-0000-4000-8000-00000000abcd", secret: "other-secret-123")
 
     func foreignProduct(_ harness: PanelHarness) async throws -> ProductDetail {
@@ -203,7 +229,7 @@ import OpenMarketSandbox
 
     @Test func whileTheVendorIsUnknownARefusalIsExplained() async throws {
         let harness = try await PanelHarness.start(.init(vendorID: .unknown, otherVendor: Self.other))
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         let product = try await foreignProduct(harness)
         let detail = try await harness.browser.get("/products/\(product.id)")
         #expect(detail.text.contains("data-delete-dialog"))
@@ -225,7 +251,7 @@ import OpenMarketSandbox
 
     @Test func savingWithoutChangesSaysSo() async throws {
         let harness = try await PanelHarness.start()
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         let product = try await harness.makeProduct()
         let form = try await harness.browser.get("/products/\(product.id)/edit")
         let response = try await harness.browser.post("/products/\(product.id)/edit",

@@ -4,10 +4,10 @@ import Testing
 import OpenMarketCore
 @testable import AdminPanel
 
-@Suite struct FailureRouteTests {
+@Suite(.awaitsTeardown) struct FailureRouteTests {
     @Test func apiDownGivesA502PageWithRetryAndTheFormKeepsInput() async throws {
         let harness = try await PanelHarness.start(.init(api: try await StubAPI.closedPort(), timeout: 5))
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         let list = try await harness.browser.get("/products?page=2&q=cup")
         #expect(list.status == 502)
         #expect(list.text.contains("The store cannot be reached"))
@@ -32,15 +32,15 @@ import OpenMarketCore
     @Test func api500AndGarbageAre502() async throws {
         let failing = try StubAPI { _ in .text("{\"code\":500,\"message\":\"boom\"}", status: 500) }
         let garbage = try StubAPI { _ in .json(Data("{\"page_no\": \"nonsense".utf8)) }
-        defer { Task { await failing.stop(); await garbage.stop() } }
+        Teardown.add { await failing.stop(); await garbage.stop() }
         for stub in [failing, garbage] {
             let harness = try await PanelHarness.start(.init(api: stub.url))
+            Teardown.add { await harness.stop() }
             let list = try await harness.browser.get("/products")
             #expect(list.status == 502)
             #expect(list.text.contains("Try again"))
             let detail = try await harness.browser.get("/products/3")
             #expect(detail.status == 502)
-            await harness.stop()
         }
     }
 
@@ -49,19 +49,19 @@ import OpenMarketCore
             try? await Task.sleep(for: .seconds(20))
             return .text("late")
         }
-        defer { Task { await slow.stop() } }
+        Teardown.add { await slow.stop() }
         let harness = try await PanelHarness.start(.init(api: slow.url, timeout: 0.5))
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         let list = try await harness.browser.get("/products")
         #expect(list.status == 504)
         #expect(list.text.contains("did not answer in time"))
     }
 }
 
-@Suite struct SecurityRouteTests {
+@Suite(.awaitsTeardown) struct SecurityRouteTests {
     @Test func postsWithoutTheRightCSRFTokenAre403() async throws {
         let harness = try await PanelHarness.start()
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         let product = try await harness.makeProduct()
         _ = try await harness.csrfToken(from: "/products/new")
         let missing = try await harness.browser.post("/products/\(product.id)/delete", form: [("password", harness.demoSecret)])
@@ -84,7 +84,7 @@ import OpenMarketCore
 
     @Test func foreignOriginIs403EvenWithAValidToken() async throws {
         let harness = try await PanelHarness.start()
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         let product = try await harness.makeProduct()
         let token = try await harness.csrfToken(from: "/products/\(product.id)")
         let response = try await harness.browser.post("/products/\(product.id)/delete",
@@ -101,7 +101,7 @@ import OpenMarketCore
 
     @Test func oversizedUploadGetsThe413Page() async throws {
         let harness = try await PanelHarness.start(.init(uploadLimit: 1 << 20))
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         let token = try await harness.csrfToken(from: "/products/new")
         let response = try await harness.browser.postMultipart("/products", fields: RegisterRouteTests.fields(token),
                                                               files: [.init(filename: "huge.png", data: TestImages.largePNG(size: 2 << 20))])
@@ -114,7 +114,7 @@ import OpenMarketCore
 
     @Test func cookiesAreHttpOnlyStrictAndSecretsNeverReachPages() async throws {
         let harness = try await PanelHarness.start(.init(seed: 3))
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         let product = try await harness.makeProduct()
         var pages: [TestResponse] = []
         for path in ["/products", "/products?view=grid", "/products/new", "/products/\(product.id)",
@@ -133,10 +133,10 @@ import OpenMarketCore
     }
 }
 
-@Suite struct MediaRouteTests {
+@Suite(.awaitsTeardown) struct MediaRouteTests {
     @Test func mediaComesFromTheAPIWithETagAndCache() async throws {
         let harness = try await PanelHarness.start()
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         let product = try await harness.makeProduct()
         let path = try #require(MediaLinks(apiBaseURL: harness.client.baseURL).panelPath(for: product.images[0].url))
         let image = try await harness.browser.get(path)
@@ -157,9 +157,9 @@ import OpenMarketCore
             response.headers["Content-Type"] = "image/png"
             return response
         }
-        defer { Task { await images.stop() } }
+        Teardown.add { await images.stop() }
         let harness = try await PanelHarness.start(.init(mediaOrigins: [images.url]))
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         let image = try await harness.browser.get("/media/_o1/bucket/a.png")
         #expect(image.status == 200)
         #expect(image.body == TestImages.png(seed: 7))
@@ -169,7 +169,7 @@ import OpenMarketCore
 
     @Test func mediaIsNotAnOpenProxy() async throws {
         let harness = try await PanelHarness.start(.init(seed: 1))
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         // Only API paths, only images: JSON from the API is not passed on, hosts cannot be named.
         let json = try await harness.browser.get("/media/api/products")
         #expect(json.status == 502 || json.status == 404)
@@ -181,10 +181,10 @@ import OpenMarketCore
     }
 }
 
-@Suite struct AccessControlRouteTests {
+@Suite(.awaitsTeardown) struct AccessControlRouteTests {
     @Test func signInIsRequiredAndTheCodeChecked() async throws {
         let harness = try await PanelHarness.start(.init(seed: 1, accessCode: "open-sesame-42"))
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         let blocked = try await harness.browser.get("/products/new")
         #expect(blocked.status == 303)
         #expect(blocked.header("Location") == "/login?next=%2Fproducts%2Fnew")
@@ -214,7 +214,7 @@ import OpenMarketCore
 
     @Test func offByDefaultOnLoopback() async throws {
         let harness = try await PanelHarness.start()
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         #expect(try await harness.browser.get("/products").status == 200)
         #expect(try await harness.browser.get("/login").status == 303)
     }

@@ -30,7 +30,7 @@ import OpenMarketCore
 
     @Test func datesAreDayPrecisionInUTC() {
         let date = OpenMarketJSON.parseDate("2022-10-18T00:00:00")!
-        #expect(DisplayDate.text(date) == "Oct 18, 2022")
+        #expect(LanguageTests.en.date(date) == "Oct 18, 2022")
         #expect(DisplayDate.iso(date) == "2022-10-18")
     }
 

@@ -2,10 +2,10 @@ import Foundation
 import Testing
 @testable import AdminPanel
 
-@Suite struct ListRouteTests {
+@Suite(.awaitsTeardown) struct ListRouteTests {
     @Test func rootRedirectsToTheList() async throws {
         let harness = try await PanelHarness.start()
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         let response = try await harness.browser.get("/")
         #expect(response.status == 303)
         #expect(response.header("Location") == "/products")
@@ -13,7 +13,7 @@ import Testing
 
     @Test func listShowsTwentyPerPageWithPaginationAndSecurityHeaders() async throws {
         let harness = try await PanelHarness.start(.init(seed: 45))
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         let page = try await harness.browser.get("/products")
         #expect(page.status == 200)
         #expect(page.header("Content-Type") == "text/html; charset=utf-8")
@@ -39,7 +39,7 @@ import Testing
 
     @Test func discountedAndSoldOutProductsAreMarked() async throws {
         let harness = try await PanelHarness.start()
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         _ = try await harness.api.create(.init(name: "Discounted mug", description: "A mug with a discount.", price: 12000,
                                                currency: .KRW, discountedPrice: 2000, stock: 0,
                                                images: [.init(filename: "a.png", data: TestImages.png())]))
@@ -56,7 +56,7 @@ import Testing
 
     @Test func gridChoiceIsRememberedInACookie() async throws {
         let harness = try await PanelHarness.start(.init(seed: 3))
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         let grid = try await harness.browser.get("/products?view=grid")
         #expect(grid.text.contains("data-view=\"grid\""))
         #expect(grid.headers("Set-Cookie").contains { $0.hasPrefix("om_view=grid") && $0.contains("HttpOnly") && $0.contains("SameSite=Strict") })
@@ -70,7 +70,7 @@ import Testing
 
     @Test func koreanSearchFindsMatchesAndKeepsTheQuery() async throws {
         let harness = try await PanelHarness.start()
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         try await harness.makeProduct(name: "우유병 텀블러")
         try await harness.makeProduct(name: "Desk lamp")
         let found = try await harness.browser.get("/products?q=" + TestBrowser.formEncode("텀블러"))
@@ -85,7 +85,7 @@ import Testing
 
     @Test func emptyStoreInvitesToRegister() async throws {
         let harness = try await PanelHarness.start()
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         let page = try await harness.browser.get("/products")
         #expect(page.status == 200)
         #expect(page.text.contains("No products yet"))
@@ -97,7 +97,7 @@ import Testing
 
     @Test func nonsenseParametersFallBackToDefaults() async throws {
         let harness = try await PanelHarness.start(.init(seed: 2))
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         let page = try await harness.browser.get("/products?page=-4&view=<b>")
         #expect(page.status == 200)
         #expect(page.text.contains("data-view=\"list\""))
@@ -106,7 +106,7 @@ import Testing
 
     @Test func staticFilesHealthAndUnknownPaths() async throws {
         let harness = try await PanelHarness.start()
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         let css = try await harness.browser.get("/static/app.css")
         #expect(css.status == 200)
         #expect(css.header("Content-Type")?.hasPrefix("text/css") == true)

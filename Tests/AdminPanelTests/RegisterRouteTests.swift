@@ -3,7 +3,7 @@ import Testing
 import OpenMarketCore
 @testable import AdminPanel
 
-@Suite struct RegisterRouteTests {
+@Suite(.awaitsTeardown) struct RegisterRouteTests {
     static func fields(_ token: String, name: String = "Ceramic mug", extra: [(String, String)] = []) -> [(String, String)] {
         [("csrf_token", token), ("name", name), ("description", "A handmade ceramic mug, 350 ml."),
          ("currency", "KRW"), ("price", "12000"), ("discounted_price", "1000"), ("stock", "5")] + extra
@@ -11,7 +11,7 @@ import OpenMarketCore
 
     @Test func formShowsEveryFieldWithLabelsAndConstraints() async throws {
         let harness = try await PanelHarness.start()
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         let form = try await harness.browser.get("/products/new")
         #expect(form.status == 200)
         #expect(form.headers("Set-Cookie").contains { $0.hasPrefix("om_session=") && $0.contains("HttpOnly") && $0.contains("SameSite=Strict") })
@@ -29,7 +29,7 @@ import OpenMarketCore
 
     @Test func registerRedirectsToTheProductWithAOneTimeFlash() async throws {
         let harness = try await PanelHarness.start()
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         let token = try await harness.csrfToken(from: "/products/new")
         let response = try await harness.browser.postMultipart("/products", fields: Self.fields(token), files: [
             .init(filename: "one.png", type: "image/png", data: TestImages.png(seed: 1)),
@@ -54,7 +54,7 @@ import OpenMarketCore
 
     @Test func validationErrorKeepsValuesAndStagedImagesThenSucceeds() async throws {
         let harness = try await PanelHarness.start()
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         let token = try await harness.csrfToken(from: "/products/new")
         let failed = try await harness.browser.postMultipart("/products", fields: Self.fields(token, name: "ab") + [("description", "")],
                                                             files: [.init(filename: "keep.png", data: TestImages.png(seed: 9))])
@@ -88,7 +88,7 @@ import OpenMarketCore
 
     @Test func badFilesAreNamedAndNotStaged() async throws {
         let harness = try await PanelHarness.start()
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         let token = try await harness.csrfToken(from: "/products/new")
         let svg = Data("<svg xmlns=\"http://www.w3.org/2000/svg\"/>".utf8)
         let response = try await harness.browser.postMultipart("/products", fields: Self.fields(token), files: [
@@ -103,7 +103,7 @@ import OpenMarketCore
 
     @Test func removedStagedImagesAreDroppedAndExpiredTokensExplained() async throws {
         let harness = try await PanelHarness.start()
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         let token = try await harness.csrfToken(from: "/products/new")
         let first = try await harness.browser.postMultipart("/products", fields: Self.fields(token, name: "x"),
                                                            files: [.init(filename: "a.png", data: TestImages.png(seed: 1)),
@@ -125,7 +125,7 @@ import OpenMarketCore
 
     @Test func productNamesAreEscapedEverywhere() async throws {
         let harness = try await PanelHarness.start()
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         let name = "<script>alert(\"x\")</script>&'"
         let product = try await harness.makeProduct(name: name)
         for path in ["/products", "/products/\(product.id)", "/products/\(product.id)/edit", "/products/\(product.id)/delete",
@@ -139,7 +139,7 @@ import OpenMarketCore
 
     @Test func vendorIsLearnedFromTheFirstRegister() async throws {
         let harness = try await PanelHarness.start(.init(vendorID: .unknown))
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         // Unknown vendor: controls show on every product.
         let foreign = try await harness.makeProduct(name: "Made elsewhere")
         #expect(try await harness.browser.get("/products/\(foreign.id)").text.contains("data-delete-dialog"))

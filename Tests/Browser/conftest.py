@@ -94,13 +94,17 @@ def panel():
         running.stop()
 
 
-def make_browser(javascript=True):
+def make_browser(javascript=True, language="en-US"):
+    """`language` is the browser's own language (UI and Accept-Language), like a Korean seller's."""
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
-    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,1000"]:
+    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,1000",
+                     f"--lang={language}"]:
         options.add_argument(argument)
+    prefs = {"intl.accept_languages": language}
     if not javascript:
-        options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
+        prefs["profile.managed_default_content_settings.javascript"] = 2
+    options.add_experimental_option("prefs", prefs)
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
     driver.set_page_load_timeout(30)
     return driver
@@ -109,6 +113,13 @@ def make_browser(javascript=True):
 @pytest.fixture
 def browser():
     driver = make_browser(javascript=True)
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture
+def korean_browser():
+    driver = make_browser(javascript=True, language="ko-KR")
     yield driver
     driver.quit()
 

@@ -178,9 +178,12 @@ func echoRouter() -> Router {
     /// A 4 MiB body to a handler that starts reading late: the server stops reading at its
     /// high-water mark, resumes as the handler catches up, and every byte arrives in order.
     @Test func slowReaderGetsTheWholeBodyThroughBackPressure() async throws {
+        let paused = Locked(false)
         var router = Router()
         router.post("/upload", bodyLimit: 16 << 20) { request in
-            try await Task.sleep(for: .milliseconds(200))
+            // Read nothing until the server has stopped reading at its high-water mark.
+            let reachedHighWater = await eventually { request.body.isReadingPaused }
+            paused.withLock { $0 = reachedHighWater }
             var count = 0
             var checksum: UInt64 = 0
             for try await piece in request.body.chunks() {
@@ -197,6 +200,7 @@ func echoRouter() -> Router {
             try await client.send("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: \(payload.count)\r\n\r\n")
             try await client.send(payload)
             #expect(try await client.readResponse().text == "\(payload.count) \(expected)")
+            #expect(paused.withLock { $0 }, "the server never paused reading")
         }
     }
 

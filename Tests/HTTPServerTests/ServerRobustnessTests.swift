@@ -26,6 +26,22 @@ func socketsLeftOpen(port: Int) -> Int {
     return count
 }
 
+/// Bytes that arrived on the server's side of `port`'s connections and that the server has not
+/// read yet (the kernel's receive queues): 0 means the server has seen everything sent so far.
+func bytesUnreadByServer(port: Int) -> Int {
+    let hexPort = String(format: ":%04X", port)
+    var unread = 0
+    for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
+        guard let text = try? String(contentsOfFile: table, encoding: .utf8) else { continue }
+        for line in text.split(separator: "\n").dropFirst() {
+            let fields = line.split(separator: " ")
+            guard fields.count > 4, fields[1].hasSuffix(hexPort), fields[3] == "01" else { continue }
+            unread += fields[4].split(separator: ":").last.flatMap { Int($0, radix: 16) } ?? 0
+        }
+    }
+    return unread
+}
+
 /// 1,000 clients plus the server's 1,000 descriptors exceed a default soft limit of 1,024.
 func raiseDescriptorLimit(to wanted: rlim_t) {
     var limit = rlimit()
@@ -45,10 +61,13 @@ func shortDeadlines() -> ServerLimits {
     return limits
 }
 
-func slowRouter() -> Router {
+/// `/slow` answers "slow done" once `release` is set (at once when there is none); `entered`
+/// counts the requests that reached the handler, so a test can wait for a request in flight.
+func slowRouter(entered: Locked<Int>? = nil, release: Locked<Bool>? = nil) -> Router {
     var r = echoRouter()
     r.get("/slow") { _ in
-        try await Task.sleep(for: .milliseconds(300))
+        entered?.withLock { $0 += 1 }
+        if let release, !(await eventually { release.withLock { $0 } }) { return .text("never released", status: 500) }
         return .text("slow done")
     }
     return r
@@ -93,10 +112,13 @@ func slowRouter() -> Router {
     }
 
     @Test func halfClosedClientStillGetsItsAnswers() async throws {
-        try await withServer(slowRouter()) { server, port in
+        let entered = Locked(0), release = Locked(false)
+        try await withServer(slowRouter(entered: entered, release: release)) { server, port in
             let client = try await RawClient.connect(port: port)
             try await client.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\nGET /hello/b HTTP/1.1\r\nHost: x\r\n\r\n")
-            client.shutdownWrite()
+            client.shutdownWrite()   // while /slow is still in its handler
+            #expect(await eventually { entered.withLock { $0 } == 1 })
+            release.withLock { $0 = true }
             #expect(try await client.readResponse().text == "slow done")
             let last = try await client.readResponse()
             #expect(last.text == "hello b" && last.header("Connection") == "close")
@@ -176,7 +198,8 @@ func slowRouter() -> Router {
     }
 
     @Test func clientsVanishingMidRequestLeaveNothingOpen() async throws {
-        try await withServer(slowRouter()) { server, port in
+        let entered = Locked(0), release = Locked(false)
+        try await withServer(slowRouter(entered: entered, release: release)) { server, port in
             do {
                 let partialHead = try await RawClient.connect(port: port)
                 try await partialHead.send("GET /hello/x HTTP/1.1\r\nHo")
@@ -186,8 +209,12 @@ func slowRouter() -> Router {
                 try await gone.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
                 let chunked = try await RawClient.connect(port: port)
                 try await chunked.send("POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nab")
-                try await Task.sleep(for: .milliseconds(50))
+                // Each is mid-request only once the server has taken all four in and read their bytes.
+                #expect(await eventually {
+                    server.openConnections == 4 && entered.withLock { $0 } == 1 && bytesUnreadByServer(port: port) == 0
+                })
             }   // all four close here, mid-request
+            release.withLock { $0 = true }
             let survivor = try await RawClient.connect(port: port)
             try await survivor.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(try await survivor.readResponse().text == "slow done")
@@ -229,15 +256,19 @@ func slowRouter() -> Router {
     }
 
     @Test func gracefulShutdownFinishesRequestsInFlight() async throws {
-        let server = HTTPServer(configuration: ServerConfiguration(port: 0, accessLog: nil), router: slowRouter())
+        let entered = Locked(0), release = Locked(false)
+        let server = HTTPServer(configuration: ServerConfiguration(port: 0, accessLog: nil),
+                                router: slowRouter(entered: entered, release: release))
         let port = try server.start()
         let idle = try await RawClient.connect(port: port)
         try await idle.send("GET /hello/x HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(try await idle.readResponse().status == 200)
         let client = try await RawClient.connect(port: port)
         try await client.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
-        try await Task.sleep(for: .milliseconds(50))
+        #expect(await eventually { entered.withLock { $0 } == 1 })   // the request is in flight
         let stopping = Task { await server.shutdown(deadline: .seconds(10)) }
+        #expect(await idle.readsEOF())   // shutdown has begun: it closes idle connections first
+        release.withLock { $0 = true }
         let response = try await client.readResponse()
         #expect(response.text == "slow done")
         #expect(response.header("Connection") == "close")

@@ -30,8 +30,15 @@ enum FixtureFiles {
         try Data(contentsOf: copies.appendingPathComponent(name))
     }
 
-    static func names(in directory: URL) -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        return names.filter { $0.hasSuffix(".json") }.sorted()
+    /// Every capture the copies must hold: each is decoded by name, so a missing folder or file
+    /// fails its test instead of leaving nothing to check.
+    static let expected = [
+        "v1-item-detail.json", "v1-list-page.json",
+        "v2a-list-page.json", "v2a-product-detail.json", "v2b-list-page.json", "v2b-product-detail.json",
+    ]
+
+    /// The JSON files of `directory`; throws when the folder is missing.
+    static func names(in directory: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".json") }.sorted()
     }
 }

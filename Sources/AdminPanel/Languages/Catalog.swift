@@ -1,0 +1,90 @@
+import Foundation
+import HTMLTemplates
+
+/// One language's texts: a flat JSON object `key → text` in `Templates/strings/<language>.json`.
+/// Texts may hold `{name}` placeholders, filled by `Localizer`. Keys starting with `js_` are also
+/// handed to `app.js`. A key ending in `_one` is the singular form of the key without it.
+struct Catalog: Sendable {
+    let language: Language
+    let texts: [String: String]
+    /// `{{t.key}}` in every template: built once, shared by every page.
+    let templateValue: TemplateValue
+    /// The `js_` texts as JSON (keys without the prefix), for the page's `data-strings`.
+    let scriptJSON: String
+
+    init(language: Language, texts: [String: String]) {
+        self.language = language
+        self.texts = texts
+        templateValue = .object(texts.mapValues { .string($0) })
+        var script: [String: String] = [:]
+        for (key, text) in texts where key.hasPrefix("js_") { script[String(key.dropFirst(3))] = text }
+        let data = (try? JSONSerialization.data(withJSONObject: script, options: [.sortedKeys])) ?? Data("{}".utf8)
+        scriptJSON = String(decoding: data, as: UTF8.self)
+    }
+
+    /// The placeholder names of a text, e.g. `["name", "count"]` for "{name} has {count}".
+    static func placeholders(_ text: String) -> Set<String> {
+        var names: Set<String> = []
+        var rest = Substring(text)
+        while let open = rest.firstIndex(of: "{") {
+            let after = rest[rest.index(after: open)...]
+            guard let close = after.firstIndex(of: "}") else { break }
+            let name = after[..<close]
+            if !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) { names.insert(String(name)) }
+            rest = after[after.index(after: close)...]
+        }
+        return names
+    }
+}
+
+/// Every language's catalog, loaded and cross-checked at start: a key missing in one language,
+/// or a placeholder one translation forgot, stops the panel with the list of problems.
+struct Catalogs: Sendable {
+    private let catalogs: [Language: Catalog]
+
+    subscript(language: Language) -> Catalog { catalogs[language] ?? catalogs[Language.fallback]! }
+
+    init(directory: URL) throws {
+        var loaded: [Language: Catalog] = [:]
+        for language in Language.allCases {
+            let file = directory.appendingPathComponent("\(language.rawValue).json")
+            let texts: [String: String]
+            do {
+                texts = try JSONDecoder().decode([String: String].self, from: Data(contentsOf: file))
+            } catch {
+                throw PanelStartupError("the language catalog \(file.path) could not be read: \(error)")
+            }
+            loaded[language] = Catalog(language: language, texts: texts)
+        }
+        try self.init(loaded)
+    }
+
+    init(_ catalogs: [Language: Catalog]) throws {
+        let problems = Self.problems(catalogs)
+        guard problems.isEmpty else {
+            throw PanelStartupError("the language catalogs disagree: " + problems.prefix(20).joined(separator: "; "))
+        }
+        self.catalogs = catalogs
+    }
+
+    /// Keys missing from a language, and texts whose placeholders differ from the English one.
+    static func problems(_ catalogs: [Language: Catalog]) -> [String] {
+        var problems: [String] = []
+        let allKeys = Set(catalogs.values.flatMap(\.texts.keys))
+        for language in Language.allCases {
+            guard let catalog = catalogs[language] else { problems.append("no \(language.rawValue) catalog"); continue }
+            for key in allKeys.sorted() {
+                guard let text = catalog.texts[key] else {
+                    problems.append("\(language.rawValue) lacks “\(key)”")
+                    continue
+                }
+                if text.trimmingCharacters(in: .whitespaces).isEmpty { problems.append("\(language.rawValue) “\(key)” is empty") }
+                if let reference = catalogs[.fallback]?.texts[key],
+                   Catalog.placeholders(reference) != Catalog.placeholders(text) {
+                    problems.append("\(language.rawValue) “\(key)” has placeholders \(Catalog.placeholders(text).sorted()), not \(Catalog.placeholders(reference).sorted())")
+                }
+            }
+        }
+        return problems
+    }
+}

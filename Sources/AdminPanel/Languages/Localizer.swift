@@ -1,0 +1,86 @@
+import Foundation
+import HTMLTemplates
+import OpenMarketCore
+
+/// The texts, money and dates of one request's language. Handlers get it from the request
+/// (`PanelApp.localizer(for:)`) and call it with a catalog key and the values of its placeholders.
+struct Localizer: Sendable {
+    let catalog: Catalog
+
+    var language: Language { catalog.language }
+
+    /// The text of `key` with its `{placeholders}` filled. A key that is missing (a bug the
+    /// catalog tests catch) shows as itself rather than crashing a page.
+    func callAsFunction(_ key: String, _ arguments: [String: String] = [:]) -> String {
+        Self.fill(catalog.texts[key] ?? key, arguments)
+    }
+
+    /// `key_one` when `count` is 1 (English singular), else `key`; `{count}` is filled in grouped.
+    func plural(_ key: String, count: Int, _ arguments: [String: String] = [:]) -> String {
+        var arguments = arguments
+        arguments["count"] = number(count)
+        let singular = key + "_one"
+        return self(count == 1 && catalog.texts[singular] != nil ? singular : key, arguments)
+    }
+
+    /// `₩12,000`, `$12.50` — the same signs in both languages; Korean sellers write them so.
+    func money(_ amount: Double, _ currency: Currency) -> String {
+        Money.format(amount, currency)
+    }
+
+    func number(_ value: Int) -> String {
+        Money.grouped(Double(value), fractionDigits: 0)
+    }
+
+    /// `Nov 22, 2026` / `2026년 11월 22일` (UTC, day precision as the API gives dates).
+    func date(_ date: Date) -> String {
+        let (year, month, day) = DisplayDate.parts(date)
+        return self("date_format", ["year": String(year), "month": self("date_month_\(max(1, min(12, month)))"),
+                                    "day": String(day)])
+    }
+
+    /// "40 seconds", "7분" — for wait messages.
+    func duration(_ interval: TimeInterval) -> String {
+        let seconds = Int(interval.rounded(.up))
+        if seconds < 60 { return plural("duration_seconds", count: seconds) }
+        return plural("duration_minutes", count: Int((Double(seconds) / 60).rounded(.up)))
+    }
+
+    /// A rule issue in this language. Issues of the core's rules and the form's parsing carry a
+    /// code (`issue_<code>` in the catalog) and raw arguments; amounts are formatted as money in
+    /// the form's currency. Issues from the API's own text (no code) are shown as the API wrote them.
+    func issue(_ issue: FieldIssue, currency: Currency = .KRW) -> String {
+        guard let code = issue.code, catalog.texts["issue_" + code] != nil else { return issue.message }
+        var arguments = issue.arguments
+        for key in Self.moneyArguments {
+            if let raw = arguments[key], let value = Double(raw) { arguments[key] = money(value, currency) }
+        }
+        for key in ["count", "min", "max"] {
+            if let raw = arguments[key], let value = Int(raw) { arguments[key] = number(value) }
+        }
+        return self("issue_" + code, arguments)
+    }
+
+    /// Arguments of issues that are amounts of money.
+    static let moneyArguments = ["price", "discount"]
+
+    /// One pass over the text, so a value that itself contains `{name}` (a product called
+    /// "{count}") is never filled again.
+    static func fill(_ text: String, _ arguments: [String: String]) -> String {
+        guard !arguments.isEmpty, text.contains("{") else { return text }
+        var result = ""
+        var rest = Substring(text)
+        while let open = rest.firstIndex(of: "{") {
+            result += rest[..<open]
+            let after = rest[rest.index(after: open)...]
+            if let close = after.firstIndex(of: "}"), let value = arguments[String(after[..<close])] {
+                result += value
+                rest = after[after.index(after: close)...]
+            } else {
+                result += "{"
+                rest = after
+            }
+        }
+        return result + rest
+    }
+}
