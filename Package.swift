@@ -26,9 +26,9 @@ let package = Package(
         .target(name: "HTTPServer", dependencies: ["NetworkIO", "TLS"]),
         .target(name: "HTMLTemplates"),
         .target(name: "OpenMarketSandbox", dependencies: ["HTTPServer", "NetworkIO", "OpenMarketCore", "CSQLite"]),
-        .target(name: "AdminPanel", dependencies: ["HTTPServer", "NetworkIO", "HTMLTemplates", "OpenMarketCore"]),
+        .target(name: "AdminPanel", dependencies: ["HTTPServer", "NetworkIO", "HTMLTemplates", "OpenMarketCore", "TLS"]),
 
-        .executableTarget(name: "openmarket-admin", dependencies: ["AdminPanel", "NetworkIO", "OpenMarketSandbox"]),
+        .executableTarget(name: "openmarket-admin", dependencies: ["AdminPanel", "NetworkIO", "OpenMarketSandbox", "TLS"]),
         .executableTarget(name: "openmarket-sandbox", dependencies: ["OpenMarketSandbox"]),
         .executableTarget(name: "server-benchmark", dependencies: ["HTTPServer"]),
 
@@ -38,7 +38,7 @@ let package = Package(
         .testTarget(name: "TLSTests", dependencies: ["TLS"]),
         .testTarget(name: "HTMLTemplatesTests", dependencies: ["HTMLTemplates"]),
         .testTarget(name: "OpenMarketSandboxTests", dependencies: ["OpenMarketSandbox", "OpenMarketCore", "HTTPServer"]),
-        .testTarget(name: "AdminPanelTests", dependencies: ["AdminPanel", "OpenMarketSandbox", "OpenMarketCore", "HTTPServer"]),
+        .testTarget(name: "AdminPanelTests", dependencies: ["AdminPanel", "OpenMarketSandbox", "OpenMarketCore", "HTTPServer", "TLS"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -22,7 +22,23 @@ public struct LaunchOptions: Sendable, Equatable {
     public var seed = 0
     /// Extra origins `/media` may fetch images from (comma-separated on the command line).
     public var mediaOrigins: [URL] = []
+    /// HTTPS: `auto` (beyond loopback only), `on` or `off`.
+    public var tls = TLSMode.auto
+    /// A real certificate (PEM) and its key; without them a self-signed one is made in DATA/tls/.
+    public var tlsCertificateFile: String?
+    public var tlsKeyFile: String?
     public var showHelp = false
+
+    public enum TLSMode: String, Sendable, Equatable { case auto, on, off }
+
+    /// Whether the panel serves HTTPS: `auto` means beyond loopback only.
+    public var servesHTTPS: Bool {
+        switch tls {
+        case .on: true
+        case .off: false
+        case .auto: !Self.isLoopback(host)
+        }
+    }
 
     public init() {}
 
@@ -34,7 +50,8 @@ public struct LaunchOptions: Sendable, Equatable {
         ("sandbox-port", "OPENMARKET_SANDBOX_PORT"), ("public", "OPENMARKET_PUBLIC"),
         ("templates", "OPENMARKET_TEMPLATES"), ("timeout", "OPENMARKET_TIMEOUT"),
         ("access-code", "OPENMARKET_ACCESS_CODE"), ("seed", "OPENMARKET_SEED"),
-        ("media-origin", "OPENMARKET_MEDIA_ORIGIN"),
+        ("media-origin", "OPENMARKET_MEDIA_ORIGIN"), ("tls", "OPENMARKET_TLS"),
+        ("tls-cert", "OPENMARKET_TLS_CERT"), ("tls-key", "OPENMARKET_TLS_KEY"),
     ]
 
     public static let usage = """
@@ -59,13 +76,18 @@ public struct LaunchOptions: Sendable, Equatable {
           --seed N            sample products for an empty embedded sandbox (default 0)
           --media-origin URLS images may also come from these origins, comma-separated
                               (e.g. the real API's https://s3.ap-northeast-2.amazonaws.com)
+          --tls auto|on|off   HTTPS (default auto: on when listening beyond loopback)
+          --tls-cert FILE     the HTTPS certificate (PEM, its chain may follow)
+          --tls-key FILE      its private key (PEM, readable by you alone: chmod 600);
+                              without both, a self-signed certificate is made once in
+                              DATA/tls/ and its SHA-256 fingerprint printed at every start
           --help              show this help
 
         Every option can also come from the environment: OPENMARKET_HOST, OPENMARKET_PORT,
         OPENMARKET_API, OPENMARKET_DIALECT, OPENMARKET_IDENTIFIER, OPENMARKET_SECRET,
         OPENMARKET_VENDOR_ID, OPENMARKET_DATA, OPENMARKET_SANDBOX_PORT, OPENMARKET_PUBLIC,
         OPENMARKET_TEMPLATES, OPENMARKET_TIMEOUT, OPENMARKET_ACCESS_CODE, OPENMARKET_SEED,
-        OPENMARKET_MEDIA_ORIGIN.
+        OPENMARKET_MEDIA_ORIGIN, OPENMARKET_TLS, OPENMARKET_TLS_CERT, OPENMARKET_TLS_KEY.
         """
 
     /// A bad command line, explained in one line (the executable exits with status 2).
@@ -173,6 +195,17 @@ public struct LaunchOptions: Sendable, Equatable {
                 }
                 mediaOrigins.append(url)
             }
+        }
+        if let text = given["tls"] {
+            guard let mode = TLSMode(rawValue: text.lowercased()) else {
+                throw Problem(description: "--tls must be auto, on or off, not '\(text)'")
+            }
+            tls = mode
+        }
+        tlsCertificateFile = given["tls-cert"]
+        tlsKeyFile = given["tls-key"]
+        if (tlsCertificateFile == nil) != (tlsKeyFile == nil) {
+            throw Problem(description: "--tls-cert and --tls-key go together")
         }
         if api != nil, identifier == nil || secret == nil {
             throw Problem(description: "--api needs --identifier and --secret (or OPENMARKET_IDENTIFIER and OPENMARKET_SECRET)")

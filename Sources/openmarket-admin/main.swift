@@ -132,13 +132,19 @@ configuration.mediaOrigins = options.mediaOrigins
 configuration.accessCode = options.accessCode
     ?? (LaunchOptions.isLoopback(options.host) ? nil : LaunchOptions.generatedAccessCode())
 
+configuration.tls = httpsContext(for: options)
+
 let panel: AdminPanel
 do {
     panel = try AdminPanel(configuration: configuration)
     let port = try panel.start()
     MainActor.assumeIsolated { Running.panel = panel }
     let shownHost = HostName.bracketed(options.host)
-    say("Admin panel:  http://\(shownHost):\(port)/")
+    say("Admin panel:  \(configuration.tls == nil ? "http" : "https")://\(shownHost):\(port)/")
+    if let fingerprint = configuration.tls?.certificateFingerprint {
+        // People compare it with what their browser shows before trusting the certificate.
+        say("TLS certificate SHA-256: \(fingerprint)")
+    }
     if let code = configuration.accessCode, options.accessCode == nil {
         say("Access code for signing in: \(code)")
     }
