@@ -18,27 +18,37 @@ let package = Package(
         // The system's OpenSSL (libssl/libcrypto) for HTTPS, through a module map.
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL"),
 
+        // libsodium: Argon2id password hashes, SHA-256 and HMAC for the panel's sign-in.
+        .systemLibrary(name: "CSodium", path: "Sources/CSodium"),
+
         .target(name: "OpenMarketCore"),
+        // The one home of SQLite access (connections, serial queues, WAL files) for sandbox and panel.
+        .target(name: "SQLiteStore", dependencies: ["CSQLite"]),
         // What the server and the client share: sockets, the event loop, the lock, blocking work, secrets, ASCII.
         .target(name: "NetworkIO", dependencies: ["CEpoll"]),
         // TLS sessions driven by our own event loops, certificates (OpenSSL does the cryptography).
         .target(name: "TLS", dependencies: ["COpenSSL"]),
         .target(name: "HTTPServer", dependencies: ["NetworkIO", "TLS"]),
+        // The pooled keep-alive client the panel uses for its upstream API; beside the server, not in it.
+        .target(name: "HTTPClient", dependencies: ["NetworkIO"]),
         .target(name: "HTMLTemplates"),
-        .target(name: "OpenMarketSandbox", dependencies: ["HTTPServer", "NetworkIO", "OpenMarketCore", "CSQLite"]),
-        .target(name: "AdminPanel", dependencies: ["HTTPServer", "NetworkIO", "HTMLTemplates", "OpenMarketCore", "TLS"]),
+        .target(name: "OpenMarketSandbox", dependencies: ["HTTPServer", "NetworkIO", "OpenMarketCore", "SQLiteStore"]),
+        .target(name: "AdminPanel", dependencies: ["HTTPServer", "HTTPClient", "NetworkIO", "HTMLTemplates", "OpenMarketCore", "SQLiteStore", "CSodium", "TLS"]),
 
         .executableTarget(name: "openmarket-admin", dependencies: ["AdminPanel", "NetworkIO", "OpenMarketSandbox", "TLS"]),
         .executableTarget(name: "openmarket-sandbox", dependencies: ["OpenMarketSandbox"]),
-        .executableTarget(name: "server-benchmark", dependencies: ["HTTPServer"]),
+        .executableTarget(name: "server-benchmark", dependencies: ["HTTPServer", "HTTPClient"]),
 
         .testTarget(name: "OpenMarketCoreTests", dependencies: ["OpenMarketCore"], exclude: ["Fixtures"]),
         .testTarget(name: "NetworkIOTests", dependencies: ["NetworkIO"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "NetworkIO", "TLS"]),
+        // Byte splitting for parser tests, shared by the server's and the client's tests.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPClient", "NetworkIO", "TLS", "TestSupport"]),
+        .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPServer", "NetworkIO", "TestSupport"]),
         .testTarget(name: "TLSTests", dependencies: ["TLS"]),
         .testTarget(name: "HTMLTemplatesTests", dependencies: ["HTMLTemplates"]),
-        .testTarget(name: "OpenMarketSandboxTests", dependencies: ["OpenMarketSandbox", "OpenMarketCore", "HTTPServer"]),
-        .testTarget(name: "AdminPanelTests", dependencies: ["AdminPanel", "OpenMarketSandbox", "OpenMarketCore", "HTTPServer", "TLS"]),
+        .testTarget(name: "OpenMarketSandboxTests", dependencies: ["OpenMarketSandbox", "OpenMarketCore", "HTTPServer", "SQLiteStore"]),
+        .testTarget(name: "AdminPanelTests", dependencies: ["AdminPanel", "OpenMarketSandbox", "OpenMarketCore", "HTTPServer", "SQLiteStore", "TLS"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -25,6 +25,7 @@ public final class AdminPanel: Sendable {
         serverConfiguration.eventLoopCount = max(1, configuration.eventLoopCount)
         serverConfiguration.limits.defaultBodyLimit = 64 * 1024
         if let tls = configuration.tls { serverConfiguration.transportFactory = TLSTransport.factory(context: tls) }
+        serverConfiguration.limits.maxConnections = configuration.maxConnections
         if let write = configuration.accessLog {
             serverConfiguration.accessLog = { entry in write(entry.line) }
         } else {
@@ -37,13 +38,27 @@ public final class AdminPanel: Sendable {
     @discardableResult
     public func start() throws -> Int {
         let port = try server.start()
+        app.listeningPort.value = port
         // Staged uploads of abandoned forms expire even if nobody submits again.
         let staging = app.staging
-        Task { await sweeper.run(every: .seconds(300)) { await staging.purgeExpired() } }
+        let activity = app.activity, days = app.configuration.activityDays
+        Task { await activity.purge(olderThanDays: days) }
+        Task {
+            await sweeper.run(every: .seconds(300)) {
+                await staging.purgeExpired()
+                await activity.purge(olderThanDays: days)
+            }
+        }
         return port
     }
 
     public var port: Int { server.port }
+
+    /// Connections served at once (below `maxConnections` when the open-file limit is lower).
+    public var connectionCapacity: Int { server.connectionCapacity }
+
+    /// The names the panel answers to (for the start-up output and a certificate's SANs).
+    public var allowedHosts: HostAllowList { app.hostAllowList }
 
     /// Stops accepting, lets requests in flight finish, removes staged uploads.
     public func shutdown() async {

@@ -39,8 +39,11 @@ extension PanelApp {
         }
         do throws(OpenMarketError) {
             let deleted = try await client.delete(id: id, password: password)
+            await activity.record(ActivityEntry(session, request, action: "delete", productID: id, detail: deleted.name))
             return await redirect(to: "/products", flash: l("flash_deleted", ["name": deleted.name]), session: session)
         } catch .unauthorized {
+            await activity.record(ActivityEntry(session, request, action: "delete-refused", productID: id,
+                                                detail: "wrong vendor password"))
             let (remaining, wait) = await sessions.recordWrongPassword(for: session.id)
             let product = try await loadProduct(id, retry: "/products/\(id)/delete")
             if let wait {

@@ -83,6 +83,8 @@ extension PanelApp {
         }
         do throws(OpenMarketError) {
             let updated = try await client.update(id: id, changes: changes)
+            await activity.record(ActivityEntry(session, request, action: "edit", productID: id,
+                changes: changes.activityChanges(from: current, thumbnailID: presenter.thumbnailImageID(of: current))))
             return await redirect(to: "/products/\(id)", flash: l("flash_saved", ["name": updated.name]), session: session)
         } catch {
             let status = try ProductFormSubmission.edit.show(error, on: &state, l)

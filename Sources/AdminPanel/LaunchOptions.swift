@@ -27,6 +27,12 @@ public struct LaunchOptions: Sendable, Equatable {
     /// A real certificate (PEM) and its key; without them a self-signed one is made in DATA/tls/.
     public var tlsCertificateFile: String?
     public var tlsKeyFile: String?
+    /// `--allowed-host` (repeatable) / `OPENMARKET_ALLOWED_HOSTS` (comma-separated).
+    public var allowedHosts: [String] = []
+    /// `--activity-days`: how long activity rows are kept.
+    public var activityDays = 365
+    /// `--max-connections`: open connections at most; when full, the longest-idle are closed.
+    public var maxConnections = 10_000
     public var showHelp = false
 
     public enum TLSMode: String, Sendable, Equatable { case auto, on, off }
@@ -50,9 +56,13 @@ public struct LaunchOptions: Sendable, Equatable {
         ("sandbox-port", "OPENMARKET_SANDBOX_PORT"), ("public", "OPENMARKET_PUBLIC"),
         ("templates", "OPENMARKET_TEMPLATES"), ("timeout", "OPENMARKET_TIMEOUT"),
         ("access-code", "OPENMARKET_ACCESS_CODE"), ("seed", "OPENMARKET_SEED"),
-        ("media-origin", "OPENMARKET_MEDIA_ORIGIN"), ("tls", "OPENMARKET_TLS"),
-        ("tls-cert", "OPENMARKET_TLS_CERT"), ("tls-key", "OPENMARKET_TLS_KEY"),
+        ("media-origin", "OPENMARKET_MEDIA_ORIGIN"), ("allowed-host", "OPENMARKET_ALLOWED_HOSTS"),
+        ("activity-days", "OPENMARKET_ACTIVITY_DAYS"), ("max-connections", "OPENMARKET_MAX_CONNECTIONS"),
+        ("tls", "OPENMARKET_TLS"), ("tls-cert", "OPENMARKET_TLS_CERT"), ("tls-key", "OPENMARKET_TLS_KEY"),
     ]
+
+    /// Flags that may be given more than once; their values add up (comma-joined).
+    static let repeatable: Set<String> = ["allowed-host"]
 
     public static let usage = """
         Usage: openmarket-admin [options]
@@ -76,6 +86,12 @@ public struct LaunchOptions: Sendable, Equatable {
           --seed N            sample products for an empty embedded sandbox (default 0)
           --media-origin URLS images may also come from these origins, comma-separated
                               (e.g. the real API's https://s3.ap-northeast-2.amazonaws.com)
+          --allowed-host NAME[:PORT]  another name the panel answers to (repeatable); it always
+                              answers to 127.0.0.1, localhost and [::1], and beyond loopback to
+                              this machine's addresses, host name and HOSTNAME.local
+          --activity-days N   keep the activity log this many days (default 365)
+          --max-connections N open connections at most (default 10000); when full, the
+                              longest-idle ones are closed to admit new ones
           --tls auto|on|off   HTTPS (default auto: on when listening beyond loopback)
           --tls-cert FILE     the HTTPS certificate (PEM, its chain may follow)
           --tls-key FILE      its private key (PEM, readable by you alone: chmod 600);
@@ -87,7 +103,8 @@ public struct LaunchOptions: Sendable, Equatable {
         OPENMARKET_API, OPENMARKET_DIALECT, OPENMARKET_IDENTIFIER, OPENMARKET_SECRET,
         OPENMARKET_VENDOR_ID, OPENMARKET_DATA, OPENMARKET_SANDBOX_PORT, OPENMARKET_PUBLIC,
         OPENMARKET_TEMPLATES, OPENMARKET_TIMEOUT, OPENMARKET_ACCESS_CODE, OPENMARKET_SEED,
-        OPENMARKET_MEDIA_ORIGIN, OPENMARKET_TLS, OPENMARKET_TLS_CERT, OPENMARKET_TLS_KEY.
+        OPENMARKET_MEDIA_ORIGIN, OPENMARKET_ALLOWED_HOSTS (comma-separated), OPENMARKET_ACTIVITY_DAYS, OPENMARKET_MAX_CONNECTIONS,
+        OPENMARKET_TLS, OPENMARKET_TLS_CERT, OPENMARKET_TLS_KEY.
         """
 
     /// A bad command line, explained in one line (the executable exits with status 2).
@@ -123,7 +140,11 @@ public struct LaunchOptions: Sendable, Equatable {
                 value = arguments[index]
                 index += 1
             }
-            given[name] = value
+            if Self.repeatable.contains(name), let earlier = given[name], let value {
+                given[name] = earlier + "," + value
+            } else {
+                given[name] = value
+            }
         }
         for (flag, env) in flags where given[flag] == nil {
             if let value = environment[env], !value.isEmpty { given[flag] = value }
@@ -195,6 +216,26 @@ public struct LaunchOptions: Sendable, Equatable {
                 }
                 mediaOrigins.append(url)
             }
+        }
+        if let text = given["allowed-host"] {
+            allowedHosts = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            do {
+                _ = try HostAllowList(bindHost: "127.0.0.1", allowedHosts: allowedHosts, interfaces: [], hostName: "")
+            } catch {
+                throw Problem(description: error.description)
+            }
+        }
+        if let text = given["activity-days"] {
+            guard let value = Int(text), (1...36_500).contains(value) else {
+                throw Problem(description: "--activity-days must be a number of days from 1 to 36500")
+            }
+            activityDays = value
+        }
+        if let text = given["max-connections"] {
+            guard let value = Int(text), (1...1_000_000).contains(value) else {
+                throw Problem(description: "--max-connections must be a number from 1 to 1000000")
+            }
+            maxConnections = value
         }
         if let text = given["tls"] {
             guard let mode = TLSMode(rawValue: text.lowercased()) else {

@@ -21,6 +21,11 @@ final class PanelApp: Sendable {
     let vendor: VendorIdentity
     let loginAttempts: AddressLimiter
     let staticFiles: StaticFiles
+    let database: PanelDatabase
+    let activity: ActivityLog
+    let hostAllowList: HostAllowList
+    /// The port the panel listens on (known after binding; port 0 picks one).
+    let listeningPort = ListeningPort()
 
     init(configuration: PanelConfiguration, transport: any HTTPTransport) throws {
         self.configuration = configuration
@@ -45,6 +50,14 @@ final class PanelApp: Sendable {
         mediaCache = MediaCache(maxBytes: configuration.mediaCacheBytes)
         vendor = VendorIdentity(id: configuration.vendorID)
         loginAttempts = AddressLimiter(limit: 10, window: 600, now: configuration.now)
+        do {
+            hostAllowList = try HostAllowList(bindHost: configuration.host, allowedHosts: configuration.allowedHosts)
+        } catch {
+            throw PanelStartupError(error.description)
+        }
+        database = try PanelDatabase(directory: configuration.dataDirectory ?? FileManager.default.temporaryDirectory
+            .appendingPathComponent("openmarket-admin-data-\(SecureToken.make(byteCount: 12))", isDirectory: true))
+        activity = ActivityLog(database: database, now: configuration.now)
         do {
             staticFiles = try StaticFiles(root: configuration.publicDirectory, cacheControl: "public, max-age=300")
         } catch {
@@ -195,8 +208,25 @@ final class PanelApp: Sendable {
     func failure(for error: HTTPError) -> PageFailure {
         switch error.status {
         case 413:
-            PageFailure(status: 413, heading: "failure_too_large_heading", message: "failure_panel_too_large_message",
-                        arguments: ["total": "\(configuration.uploadLimit >> 20)", "max": "\(ProductRules.maxImageBytes / 1024)"])
+            // The form's own limits each get their own words, so nobody shrinks images to fix a
+            // text that is too long; the whole request over the route's limit is about images.
+            switch error.limit {
+            case .parts(let max)?, .fields(let max)?:
+                PageFailure(status: 413, heading: "failure_form_too_large_heading", message: "failure_form_too_many_parts",
+                            arguments: ["max": "\(max)"])
+            case .partHeaders(let maxBytes)?:
+                PageFailure(status: 413, heading: "failure_form_too_large_heading", message: "failure_form_part_headers_too_large",
+                            arguments: ["max": "\(maxBytes / 1024)"])
+            case .field(let name, let maxBytes)?:
+                PageFailure(status: 413, heading: "failure_form_too_large_heading", message: "failure_form_field_too_large",
+                            arguments: ["field": String(name.prefix(40)), "max": "\(maxBytes / 1024)"])
+            case .file(_, let maxBytes)?:
+                PageFailure(status: 413, heading: "failure_too_large_heading", message: "failure_form_file_too_large",
+                            arguments: ["max": "\(maxBytes >> 20)"])
+            case nil:
+                PageFailure(status: 413, heading: "failure_too_large_heading", message: "failure_panel_too_large_message",
+                            arguments: ["total": "\(configuration.uploadLimit >> 20)", "max": "\(ProductRules.maxImageBytes / 1024)"])
+            }
         case 404:
             .notFound()
         default:

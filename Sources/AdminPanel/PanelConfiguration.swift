@@ -14,6 +14,14 @@ public struct PanelConfiguration: Sendable {
     public var templatesDirectory: URL
     /// Non-nil turns on the login page; the executable sets it when listening beyond loopback.
     public var accessCode: String?
+    /// DATA: the panel keeps `panel.sqlite` here; nil = a fresh private folder (tests).
+    public var dataDirectory: URL?
+    /// `--allowed-host` values: names (with an optional port) besides the panel's own.
+    public var allowedHosts: [String] = []
+    /// `--activity-days`: activity rows older than this are removed.
+    public var activityDays = 365
+    /// `--max-connections` (see `ServerLimits.maxConnections`).
+    public var maxConnections = 10_000
     /// Private folder for staged uploads; nil = a fresh one under the temporary directory.
     public var stagingDirectory: URL?
     public var stagingLifetime: TimeInterval = 3600

@@ -1,5 +1,5 @@
 import Foundation
-import HTTPServer
+import HTTPClient
 import OpenMarketCore
 
 /// The client core's transport on the server module's pooled keep-alive `HTTPClient`: on

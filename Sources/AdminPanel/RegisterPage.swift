@@ -82,6 +82,8 @@ extension PanelApp {
             let product = try await client.create(draft)
             if let staged { await staging.discard(token: staged.token) }
             await vendor.learn(product.vendorID)
+            await activity.record(ActivityEntry(session, request, action: "register", productID: product.id,
+                                                detail: product.name))
             return await redirect(to: "/products/\(product.id)", flash: l("flash_registered", ["name": product.name]), session: session)
         } catch {
             let status = try ProductFormSubmission.register.show(error, on: &state, l)

@@ -6,6 +6,7 @@ extension PanelApp {
         var router = Router()
         if configuration.tls != nil { router.use(HTTPSHeaders.middleware) }
         router.use(SecurityHeaders.middleware)
+        router.use(hostCheckMiddleware())
         router.use(originCheckMiddleware())
         router.use(accessControlMiddleware())
 
@@ -32,7 +33,7 @@ extension PanelApp {
         }
         // A body over a route's limit, refused by the server before reading it: the 413 page.
         router.payloadTooLargeHandler = { [self] request in
-            await errorPage(failure(for: HTTPError(status: 413, message: "Upload too large")), request: request)
+            await errorPage(failure(for: HTTPError(status: 413, message: "Body exceeds the limit")), request: request)
         }
         return router
     }

@@ -1,6 +1,6 @@
 import HTTPServer
 
-/// Headers every response carries, and the Origin check every POST passes.
+/// Headers every response carries.
 enum SecurityHeaders {
     static let contentSecurityPolicy = "default-src 'self'; img-src 'self' data: blob:; script-src 'self'; "
         + "style-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'"
@@ -20,24 +20,5 @@ enum SecurityHeaders {
         var response = try await next(request)
         apply(to: &response)
         return response
-    }
-
-    /// An `Origin` header, when a browser sends one, must name this panel (scheme and the Host
-    /// the browser used); a cross-site form post therefore fails before its body is read.
-    static func originIsAllowed(_ request: HTTPRequest) -> Bool {
-        guard let origin = request.headers["Origin"] else { return true }
-        guard let host = request.headers["Host"], !host.isEmpty else { return false }
-        let lowered = origin.lowercased()
-        return lowered == "http://" + host.lowercased() || lowered == "https://" + host.lowercased()
-    }
-}
-
-extension PanelApp {
-    func originCheckMiddleware() -> Middleware {
-        { [self] request, next in
-            guard request.method == "POST", !SecurityHeaders.originIsAllowed(request) else { return try await next(request) }
-            return await errorPage(PageFailure(status: 403, heading: "failure_origin_heading", message: "failure_origin_message"),
-                                   request: request)
-        }
     }
 }

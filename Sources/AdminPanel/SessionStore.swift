@@ -1,10 +1,16 @@
 import Foundation
 
 /// What a handler needs to know about the browser's session.
+///
+/// The current person and role: `session.person` and `session.role` (owner/editor/viewer) of the
+/// snapshot a handler gets from `visit(request)` or `requireCSRF(request, formToken:)`.
 struct SessionSnapshot: Sendable, Equatable {
     var id: String
     var csrfToken: String
     var signedIn: Bool
+    /// Who acts: a person's name, or `local` (the implicit owner when sign-in is off).
+    var person = "local"
+    var role = Role.owner
 }
 
 /// Sessions live in memory only: a random id in an HttpOnly, SameSite=Strict cookie points at a

@@ -1,5 +1,5 @@
 /// Escapes the five characters that can change meaning in HTML text or a quoted attribute.
-enum HTMLEscaping {
+public enum HTMLEscaping {
     static func append(_ text: String, to output: inout String) {
         let utf8 = text.utf8
         // Fast path: most values (names, prices, ids) need no escaping at all.
@@ -21,7 +21,7 @@ enum HTMLEscaping {
         output += text[runStart..<utf8.endIndex]
     }
 
-    static func escape(_ text: String) -> String {
+    public static func escape(_ text: String) -> String {
         var output = ""
         append(text, to: &output)
         return output

@@ -33,6 +33,7 @@ public final class HTTPServer: Sendable {
         signal(SIGPIPE, SIG_IGN)
         return try running.withLock { running -> Int in
             guard running == nil, !stopped.withLock({ $0 }) else { throw ServerError.alreadyStarted }
+            context.fitCapacity(toDescriptorLimit: DescriptorLimit.raise(toward: configuration.limits.maxConnections + 256))
             let (fd, port) = try Socket.listen(host: configuration.host, port: configuration.port)
             let tick = min(configuration.limits.headerTimeout, configuration.limits.idleTimeout,
                            configuration.limits.bodyTimeout, configuration.limits.writeTimeout) / 10
@@ -59,6 +60,10 @@ public final class HTTPServer: Sendable {
 
     /// The bound port, or 0 before `start()`.
     public var port: Int { running.withLock { $0?.port ?? 0 } }
+
+    /// Connections served at once: `limits.maxConnections`, or less when the process's
+    /// open-file limit is lower (known after `start()`).
+    public var connectionCapacity: Int { context.capacity }
 
     /// Open connections right now (for tests and metrics).
     public var openConnections: Int { context.openConnections }

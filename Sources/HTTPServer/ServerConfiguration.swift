@@ -9,8 +9,11 @@ public struct ServerLimits: Sendable {
     public var defaultBodyLimit = 1024 * 1024
     /// A chunk-size line with its extensions.
     public var maxChunkLineBytes = 1024
-    /// Beyond this many open connections, new ones wait in the kernel's backlog.
-    public var maxConnections = 1024
+    /// Open connections at most (`--max-connections`). When full, the longest-idle connections
+    /// (waiting for a request) are closed to admit new ones, so a flood of idle connections
+    /// cannot lock people out; when none is idle, new clients wait in the kernel's backlog.
+    /// The server also stays below the process's open-file limit (see `DescriptorLimit`).
+    public var maxConnections = 10_000
     /// From the first byte of a request to the end of its head.
     public var headerTimeout: Duration = .seconds(10)
     /// A kept-alive connection with no request in progress.

@@ -42,7 +42,7 @@ public struct MultipartEncoder: Sendable {
         return body
     }
 
-    private func appendPart(to body: inout Data, disposition: String, contentType: String, content: Data) {
+    func appendPart(to body: inout Data, disposition: String, contentType: String, content: Data) {
         body.append(Data(("--\(boundary)\r\n"
             + "Content-Disposition: \(disposition)\r\n"
             + "Content-Type: \(contentType)\r\n\r\n").utf8))

@@ -5,9 +5,9 @@ import Foundation
 public struct OpenMarketClient: Sendable {
     public let configuration: ClientConfiguration
     private let transport: any HTTPTransport
-    private let requests: RequestFactory
+    let requests: RequestFactory
     /// Makes the multipart boundary of `create`; tests fix it to compare bodies byte for byte.
-    private let makeBoundary: @Sendable () -> String
+    let makeBoundary: @Sendable () -> String
 
     public init(configuration: ClientConfiguration, transport: any HTTPTransport = URLSessionTransport()) {
         self.init(configuration: configuration, transport: transport, boundary: MultipartEncoder.randomBoundary)
@@ -24,6 +24,7 @@ public struct OpenMarketClient: Sendable {
     /// `GET /healthChecker`: true when the API answers 200 with `"OK"` (quotes optional); false
     /// for any other answer. Throws only when the API cannot be reached.
     public func healthCheck() async throws(OpenMarketError) -> Bool {
+        if configuration.dialect == .v1 { return try await v1HealthCheck() }
         let response = try await send(requests.healthCheck(), credentials: [])
         return response.status == 200 && Self.plainText(response.body) == "OK"
     }
@@ -31,6 +32,9 @@ public struct OpenMarketClient: Sendable {
     /// One page of products, newest first. A 204 answer (past the end, or nothing found) is an
     /// empty page.
     public func listProducts(page: Int, itemsPerPage: Int, search: String? = nil) async throws(OpenMarketError) -> ProductListPage {
+        if configuration.dialect == .v1 {
+            return try await v1ProductListPage(page: page, itemsPerPage: itemsPerPage, search: search)
+        }
         let response = try await exchange(requests.listProducts(page: page, itemsPerPage: itemsPerPage, search: search),
                                           credentials: [])
         if response.status == 204 || Self.isBlank(response.body) {
@@ -40,11 +44,13 @@ public struct OpenMarketClient: Sendable {
     }
 
     public func product(id: Int) async throws(OpenMarketError) -> ProductDetail {
-        try await detail(from: requests.product(id: id), credentials: [])
+        if configuration.dialect == .v1 { return try await v1Item(id: id).productDetail }
+        return try await detail(from: requests.product(id: id), credentials: [])
     }
 
     /// Registers a product. The draft is validated first; nothing is sent when a rule is broken.
     public func create(_ draft: NewProduct) async throws(OpenMarketError) -> ProductDetail {
+        if configuration.dialect == .v1 { throw .validation([V1NewItem.passwordMissing]) }
         let issues = draft.validate() + credentialIssues(needsSecret: true)
         guard issues.isEmpty else { throw .validation(issues) }
         return try await detail(from: requests.create(draft, boundary: makeBoundary()), credentials: vendorCredentials)
@@ -54,6 +60,7 @@ public struct OpenMarketClient: Sendable {
     /// validated on their own first; pass the current product to `ProductChanges.validate(current:)`
     /// beforehand to check them against it.
     public func update(id: Int, changes: ProductChanges) async throws(OpenMarketError) -> ProductDetail {
+        if configuration.dialect == .v1 { throw .validation([V1NewItem.passwordMissing]) }
         let issues = changes.validate(current: nil) + credentialIssues(needsSecret: true)
         guard issues.isEmpty else { throw .validation(issues) }
         return try await detail(from: requests.update(id: id, changes: changes), credentials: vendorCredentials)
@@ -61,7 +68,9 @@ public struct OpenMarketClient: Sendable {
 
     /// Deletes a product with the dialect's two steps. `password` is the vendor secret the seller
     /// typed; a wrong one is `.unauthorized`. Answers the deleted product's detail.
+    /// In v1 `password` is the product's own password and the delete is one request.
     public func delete(id: Int, password: String) async throws(OpenMarketError) -> ProductDetail {
+        if configuration.dialect == .v1 { return try await v1Delete(id: id, password: password).productDetail }
         var issues = credentialIssues(needsSecret: false)
         if password.isEmpty {
             issues.append(FieldIssue(field: "password", message: "Enter your vendor password to delete.", code: "password_empty"))
@@ -74,7 +83,7 @@ public struct OpenMarketClient: Sendable {
             throw .undecodable(path: "", reason: "the API's answer to the first delete step was empty")
         }
         switch configuration.dialect {
-        case .v2a:
+        case .v2a, .v1:
             return try await detail(from: requests.deleteWithProductSecret(id: id, productSecret: answer),
                                     credentials: credentials + [answer])
         case .v2b:
@@ -103,7 +112,7 @@ public struct OpenMarketClient: Sendable {
         return issues
     }
 
-    private func detail(from request: TransportRequest, credentials: [String]) async throws(OpenMarketError) -> ProductDetail {
+    func detail(from request: TransportRequest, credentials: [String]) async throws(OpenMarketError) -> ProductDetail {
         let response = try await exchange(request, credentials: credentials)
         guard !Self.isBlank(response.body) else {
             throw .undecodable(path: "", reason: "the answer was empty")
@@ -117,7 +126,7 @@ public struct OpenMarketClient: Sendable {
     }
 
     /// Sends and accepts only a 2xx answer; anything else becomes its typed error.
-    private func exchange(_ request: TransportRequest, credentials: [String]) async throws(OpenMarketError) -> TransportResponse {
+    func exchange(_ request: TransportRequest, credentials: [String]) async throws(OpenMarketError) -> TransportResponse {
         let response = try await send(request, credentials: credentials)
         guard (200..<300).contains(response.status) else {
             throw ErrorMapping(credentials: credentials).statusFailure(response)
@@ -125,7 +134,7 @@ public struct OpenMarketClient: Sendable {
         return response
     }
 
-    private func send(_ request: TransportRequest, credentials: [String]) async throws(OpenMarketError) -> TransportResponse {
+    func send(_ request: TransportRequest, credentials: [String]) async throws(OpenMarketError) -> TransportResponse {
         do {
             return try await transport.send(request)
         } catch {
@@ -146,7 +155,7 @@ public struct OpenMarketClient: Sendable {
         return String(text.dropFirst().dropLast()).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    private static func isBlank(_ body: Data) -> Bool {
+    static func isBlank(_ body: Data) -> Bool {
         body.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
     }
 

@@ -87,6 +87,8 @@ public enum ProductRules {
 
     private static func textIssues(_ text: String, field: String, what: String,
                                    allowed: ClosedRange<Int>) -> [FieldIssue] {
+        let controls = TextRules.controlCharacterIssues(text, field: field)
+        if !controls.isEmpty { return controls }
         if text.allSatisfy(\.isWhitespace) {
             return [FieldIssue(field: field, message: "Enter a \(what) (\(allowed.lowerBound)–\(allowed.upperBound) characters).",
                                code: field + "_empty", arguments: ["min": "\(allowed.lowerBound)", "max": "\(allowed.upperBound)"])]

@@ -2,7 +2,7 @@ import Foundation
 
 /// One v1 product (`GET /item/{id}`, and the answer of every write): the list item's fields
 /// plus `descriptions` and the image URLs. The product's password is never part of it.
-public struct V1ItemDetail: Sendable, Equatable {
+public struct V1ItemDetail: Sendable, Equatable, Decodable {
     public var id: Int
     public var title: String
     public var descriptions: String
@@ -30,6 +30,10 @@ public struct V1ItemDetail: Sendable, Equatable {
         self.registrationDate = registrationDate
     }
 
+    /// For `JSONDecoder` users: the same reading as `init(reading:)` (see `DecodableModel`).
+    public init(from decoder: any Decoder) throws { self = try decoder.readModel(Self.init(reading:)) }
+
+    /// The one decoder of this model's fields.
     init(reading json: JSONObjectReader) throws(OpenMarketError) {
         id = try json.int(V1Keys.id)
         title = try json.string(V1Keys.title)

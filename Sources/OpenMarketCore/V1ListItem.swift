@@ -2,7 +2,7 @@ import Foundation
 
 /// One product of a v1 list page (`GET /items/{page}`): no description and no images, only
 /// thumbnails. Money and stock are whole numbers in v1.
-public struct V1ListItem: Sendable, Equatable {
+public struct V1ListItem: Sendable, Equatable, Decodable {
     public var id: Int
     public var title: String
     public var price: Int
@@ -25,6 +25,10 @@ public struct V1ListItem: Sendable, Equatable {
         self.registrationDate = registrationDate
     }
 
+    /// For `JSONDecoder` users: the same reading as `init(reading:)` (see `DecodableModel`).
+    public init(from decoder: any Decoder) throws { self = try decoder.readModel(Self.init(reading:)) }
+
+    /// The one decoder of this model's fields.
     init(reading json: JSONObjectReader) throws(OpenMarketError) {
         id = try json.int(V1Keys.id)
         title = try json.string(V1Keys.title)

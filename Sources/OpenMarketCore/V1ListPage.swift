@@ -2,7 +2,7 @@ import Foundation
 
 /// A v1 list page: `{"page":N,"items":[…]}`, 20 products a page, oldest first. The API tells no
 /// total: a client knows it reached the end when a page comes back empty.
-public struct V1ListPage: Sendable, Equatable {
+public struct V1ListPage: Sendable, Equatable, Decodable {
     public static let itemsPerPage = 20
 
     public var page: Int
@@ -13,6 +13,10 @@ public struct V1ListPage: Sendable, Equatable {
         self.items = items
     }
 
+    /// For `JSONDecoder` users: the same reading as `init(reading:)` (see `DecodableModel`).
+    public init(from decoder: any Decoder) throws { self = try decoder.readModel(Self.init(reading:)) }
+
+    /// The one decoder of this model's fields.
     init(reading json: JSONObjectReader) throws(OpenMarketError) {
         page = try json.int(V1Keys.page)
         var items: [V1ListItem] = []

@@ -23,6 +23,8 @@ struct JSONText {
     mutating func int(_ value: Int) { separate(); text.append(String(value)) }
     mutating func money(_ value: Double) { separate(); text.append(JavaDouble.format(value)) }
     mutating func bool(_ value: Bool) { separate(); text.append(value ? "true" : "false") }
+    /// A number already written in its final form (v1 epoch seconds).
+    mutating func raw(_ literal: String) { separate(); text.append(literal) }
 
     mutating func member(_ name: String, _ value: String) { key(name); string(value) }
     mutating func member(_ name: String, _ value: Int) { key(name); int(value) }

@@ -10,6 +10,13 @@ struct MediaResponses: Sendable {
     static let cacheControl = "public, max-age=31536000, immutable"
 
     func response(name: String, request: HTTPRequest) -> HTTPResponse {
+        var response = unlabelled(name: name, request: request)
+        // Browsers must not guess another type (an HTML-looking image) from the bytes.
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        return response
+    }
+
+    private func unlabelled(name: String, request: HTTPRequest) -> HTTPResponse {
         guard let path = directory.path(of: name), let format = Self.format(ofFileNamed: name),
               FileManager.default.fileExists(atPath: path) else {
             return ErrorResponses.json(.notFound("no image named \(name)"))

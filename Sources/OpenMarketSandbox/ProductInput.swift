@@ -30,7 +30,9 @@ struct ProductInput {
     /// The vendor secret of a request body, required on every write.
     func secret(in object: [String: JSONValue]) throws(APIFailure) -> String {
         switch object["secret"] {
-        case .string(let secret) where !secret.isEmpty: return secret
+        case .string(let secret) where !secret.isEmpty:
+            if let problem = TextRules.controlCharacterProblem(secret) { throw .badRequest("secret: \(problem)") }
+            return secret
         case nil, .null?, .string?: throw .badRequest("secret: is required")
         default: throw .badRequest("secret: must be a string")
         }
@@ -192,6 +194,10 @@ struct ProductInput {
             }
             let data = try file.data()
             if let format = ImageFormat.detect(data) {
+                if let problem = pixelProblem(data) {
+                    issues.add("images", "\(label) \(problem)")
+                    continue
+                }
                 checked.append(CheckedImage(bytes: [UInt8](data), format: format))
             } else {
                 issues.add("images", "\(label) is not a JPEG, PNG, GIF or WebP image")
@@ -199,6 +205,22 @@ struct ProductInput {
         }
         try issues.throwIfAny()
         return checked
+    }
+}
+
+extension ProductInput {
+    /// A pixel bomb is refused by its declared size (a small file can declare billions of
+    /// pixels that any decoder downstream would allocate). A header the reader cannot size is
+    /// let through: the format check above already passed and the sandbox never decodes pixels.
+    static func pixelProblem(_ data: Data) -> String? {
+        guard let size = ImageDimensions.read(data) else { return nil }
+        if size.width > ProductRules.maxImageSide || size.height > ProductRules.maxImageSide {
+            return "is \(size.width)×\(size.height) pixels; each side can be at most \(ProductRules.maxImageSide) pixels"
+        }
+        if size.pixelCount > ProductRules.maxImagePixels {
+            return "is \(size.width)×\(size.height) pixels; an image can have at most \(ProductRules.maxImagePixels / 1_000_000) million pixels"
+        }
+        return nil
     }
 }
 
@@ -226,6 +248,7 @@ private struct Issues {
     mutating func optionalString(_ object: [String: JSONValue], _ key: String, alternative: String? = nil) -> String? {
         guard let (found, name) = value(object, key, alternative) else { return nil }
         guard case .string(let text) = found else { add(name, "must be a string"); return nil }
+        if let problem = TextRules.controlCharacterProblem(text) { add(name, problem); return nil }
         return text
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import NetworkIO
+import SQLiteStore
 
 /// The sandbox's durable state: vendors, products, images and pending delete tokens in SQLite,
 /// image bytes in `MediaDirectory`.
@@ -25,13 +26,9 @@ final class ProductStore: Sendable {
         media = try MediaDirectory(root: directory.appendingPathComponent("media"))
         let path = directory.appendingPathComponent(Self.databaseFileName).path
 
-        let writeConnection = try SQLiteConnection(path: path)
-        try writeConnection.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;")
-        try writeConnection.execute(Self.schema)
-        let readConnection = try SQLiteConnection(path: path)
-        try readConnection.execute("PRAGMA query_only=ON;")
-        writer = SerialDatabase(connection: writeConnection, label: "sandbox.db.writer")
-        reader = SerialDatabase(connection: readConnection, label: "sandbox.db.reader")
+        let database = try WALDatabase(path: path, schema: Self.schema, label: "sandbox.db")
+        writer = database.writer
+        reader = database.reader
 
         // Files whose row never committed (a crash or a failed request) are not products.
         let known = try writer.performNow { connection in
@@ -279,7 +276,7 @@ final class ProductStore: Sendable {
 
     /// Issues a fresh single-use token that allows deleting product `id` of `vendorID`.
     func issueToken(_ kind: TokenKind, productID id: Int, vendorID: Int) async throws -> String {
-        let token = kind == .productSecret ? RandomToken.uuid() : RandomToken.hex(byteCount: 16)
+        let token = kind == .productSecret ? RandomToken.uuidVersion1Shaped() : RandomToken.hex(byteCount: 16)
         try await writer.perform { connection in
             try connection.transaction {
                 guard let current = try Self.product(id: id, on: connection) else { throw APIFailure.productNotFound(id) }

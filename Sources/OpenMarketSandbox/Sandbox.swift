@@ -23,18 +23,31 @@ public final class Sandbox: Sendable {
         }
         demo = try VendorSetup.run(store: store, dataDirectory: configuration.dataDirectory,
                                    seeds: configuration.vendors)
-        if configuration.seed > 0 {
-            _ = try SampleProducts.seed(configuration.seed, store: store, vendorID: demo.record.id)
-        }
         base = Locked(Self.url(host: configuration.host, port: configuration.port))
-        let api = SandboxAPI(store: store, dialect: configuration.dialect,
-                             input: ProductInput(dialect: configuration.dialect, strict: configuration.strict),
-                             baseURL: base)
+        let router: Router
+        if configuration.dialect == .v1 {
+            // The 2021 API: its own store beside the v2 one; vendors exist but play no part.
+            let items: V1Store
+            do {
+                items = try V1Store(directory: configuration.dataDirectory)
+            } catch {
+                throw SandboxStartupError("cannot open the v1 store in \(configuration.dataDirectory.path): \(error)")
+            }
+            if configuration.seed > 0 { _ = try V1SampleItems.seed(configuration.seed, store: items) }
+            router = V1API(store: items, input: V1Input(strict: configuration.strict), baseURL: base).router()
+        } else {
+            if configuration.seed > 0 {
+                _ = try SampleProducts.seed(configuration.seed, store: store, vendorID: demo.record.id)
+            }
+            router = SandboxAPI(store: store, dialect: configuration.dialect,
+                                input: ProductInput(dialect: configuration.dialect, strict: configuration.strict),
+                                baseURL: base).router()
+        }
         var serverConfiguration = ServerConfiguration()
         serverConfiguration.host = configuration.host
         serverConfiguration.port = configuration.port
         if !configuration.logRequests { serverConfiguration.accessLog = nil }
-        server = HTTPServer(configuration: serverConfiguration, router: api.router())
+        server = HTTPServer(configuration: serverConfiguration, router: router)
     }
 
     /// Starts listening; returns the real port (useful with port 0).

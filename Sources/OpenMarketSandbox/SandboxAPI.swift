@@ -24,23 +24,27 @@ struct SandboxAPI: Sendable {
         var router = Router()
         // Each handler's refusals become the API's JSON error (the router would make them text).
         let json = ErrorResponses.catching
-        router.get("/healthChecker") { _ in HTTPResponse.text("\"OK\"") }
-        router.get("/api/products", json { request in try await cached(request) { try await list($0) } })
-        router.get("/api/products/{id}", json { request in try await cached(request) { try await detail($0) } })
         let limit = Self.maxBody
-        router.post("/api/products", bodyLimit: limit, json { try await register($0) })
-        router.patch("/api/products/{id}", bodyLimit: limit, json { try await edit($0) })
-        switch dialect {
-        case .v2a:
-            router.post("/api/products/{id}/secret", bodyLimit: limit, json { try await issueProductSecret($0) })
-            router.delete("/api/products/{id}/{secret}", bodyLimit: limit, json { try await deleteWithProductSecret($0) })
-        case .v2b:
-            router.post("/api/products/{id}/archived", bodyLimit: limit, json { try await archive($0) })
-            router.delete("/api/products/{token}", bodyLimit: limit, json { try await deleteArchived($0) })
-        }
         let media = MediaResponses(directory: store.media)
-        router.get("/media/thumb/{name}") { media.response(name: $0.pathParameters["name"] ?? "", request: $0) }
-        router.get("/media/{name}") { media.response(name: $0.pathParameters["name"] ?? "", request: $0) }
+        // Every route also answers with one trailing slash, as the real (Spring MVC) server did:
+        // a 2023 client lists through `/api/products/?page_no=…` and registers at `/api/products/`.
+        for slash in ["", "/"] {
+            router.get("/healthChecker" + slash) { _ in HTTPResponse.text("\"OK\"") }
+            router.get("/api/products" + slash, json { request in try await cached(request) { try await list($0) } })
+            router.get("/api/products/{id}" + slash, json { request in try await cached(request) { try await detail($0) } })
+            router.post("/api/products" + slash, bodyLimit: limit, json { try await register($0) })
+            router.patch("/api/products/{id}" + slash, bodyLimit: limit, json { try await edit($0) })
+            switch dialect {
+            case .v2a, .v1:
+                router.post("/api/products/{id}/secret" + slash, bodyLimit: limit, json { try await issueProductSecret($0) })
+                router.delete("/api/products/{id}/{secret}" + slash, bodyLimit: limit, json { try await deleteWithProductSecret($0) })
+            case .v2b:
+                router.post("/api/products/{id}/archived" + slash, bodyLimit: limit, json { try await archive($0) })
+                router.delete("/api/products/{token}" + slash, bodyLimit: limit, json { try await deleteArchived($0) })
+            }
+            router.get("/media/thumb/{name}" + slash) { media.response(name: $0.pathParameters["name"] ?? "", request: $0) }
+            router.get("/media/{name}" + slash) { media.response(name: $0.pathParameters["name"] ?? "", request: $0) }
+        }
         router.payloadTooLargeHandler = { _ in
             ErrorResponses.json(.payloadTooLarge("the request body is too large: at most \(Self.maxBody) bytes (\(Self.maxBody >> 20) MiB) are accepted"))
         }

@@ -9,14 +9,17 @@ public enum SandboxCommandLine {
     }
 
     public static let usage = """
-        usage: openmarket-sandbox [--host H] [--port P] [--data DIR] [--dialect v2a|v2b] [--strict]
+        usage: openmarket-sandbox [--host H] [--port P] [--data DIR] [--dialect v1|v2a|v2b] [--strict]
                                   [--vendor NAME:IDENTIFIER:SECRET]... [--seed N]
 
         Runs the embedded Open Market API sandbox alone.
           --host H        address to listen on (default 127.0.0.1)
           --port P        port to listen on, 0 for any free port (default 8081)
           --data DIR      data folder: database, images, optional vendors.json (default ./.openmarket)
-          --dialect D     v2a (snake_case pages, default) or v2b (camelCase pages, archive delete)
+          --dialect D     v2a (snake_case pages, default), v2b (camelCase pages, archive delete)
+                          or v1 (the 2021 API: /items/{page}, /item/{id}, a password per product;
+                          --vendor is accepted and ignored; --seed items have the password
+                          "\(V1SampleItems.password)")
           --strict        also refuse names under 3 and descriptions under 10 characters
           --vendor V      add or update a vendor NAME:IDENTIFIER:SECRET (repeatable)
           --seed N        fill an empty store with N sample products
@@ -55,7 +58,7 @@ public enum SandboxCommandLine {
             case "--dialect":
                 let text = try value()
                 guard let dialect = Dialect(rawValue: text) else {
-                    throw SandboxStartupError("--dialect must be v2a or v2b, not \"\(text)\"")
+                    throw SandboxStartupError("--dialect must be v1, v2a or v2b, not \"\(text)\"")
                 }
                 configuration.dialect = dialect
             case "--strict":

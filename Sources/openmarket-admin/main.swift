@@ -128,6 +128,10 @@ if let api = options.api, let identifier = options.identifier, let secret = opti
 var configuration = PanelConfiguration(host: options.host, port: options.port, api: client, vendorID: vendorID,
                                        publicDirectory: publicDirectory, templatesDirectory: templatesDirectory)
 configuration.mediaOrigins = options.mediaOrigins
+configuration.dataDirectory = URL(fileURLWithPath: options.dataDirectory)
+configuration.allowedHosts = options.allowedHosts
+configuration.activityDays = options.activityDays
+configuration.maxConnections = options.maxConnections
 // Listening beyond loopback turns on sign-in; a code is generated (and printed) when none is set.
 configuration.accessCode = options.accessCode
     ?? (LaunchOptions.isLoopback(options.host) ? nil : LaunchOptions.generatedAccessCode())
@@ -144,6 +148,10 @@ do {
     if let fingerprint = configuration.tls?.certificateFingerprint {
         // People compare it with what their browser shows before trusting the certificate.
         say("TLS certificate SHA-256: \(fingerprint)")
+    }
+    if panel.connectionCapacity < options.maxConnections {
+        say("Open-file limit \(DescriptorLimit.current) (the hard limit) allows \(panel.connectionCapacity) connections, "
+            + "fewer than --max-connections \(options.maxConnections); raise it with `ulimit -n`")
     }
     if let code = configuration.accessCode, options.accessCode == nil {
         say("Access code for signing in: \(code)")

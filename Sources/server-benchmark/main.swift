@@ -2,6 +2,7 @@
 // Usage: server-benchmark [--port N] [--loops N] [--handlers-on-loops]. Prints "listening on PORT"; stops on SIGINT/SIGTERM.
 import Dispatch
 import Foundation
+import HTTPClient
 import HTTPServer
 
 var port = 8088

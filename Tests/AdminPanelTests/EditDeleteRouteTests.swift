@@ -85,7 +85,7 @@ import OpenMarketSandbox
     /// product through the API; the 409 is confirmed. The product ends with their name and your price.
     @Test func confirmingAConflictKeepsTheirNameAndYourPrice() async throws {
         let harness = try await PanelHarness.start()
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         let product = try await harness.makeProduct(name: "Original name")
         let form = try await harness.browser.get("/products/\(product.id)/edit")
         _ = try await harness.api.update(id: product.id, changes: ProductChanges(name: "Colleague's name"))

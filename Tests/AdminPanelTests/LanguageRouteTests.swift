@@ -4,10 +4,10 @@ import OpenMarketCore
 @testable import AdminPanel
 
 /// Pages in the reader's language, over real HTTP.
-@Suite struct LanguageRouteTests {
+@Suite(.awaitsTeardown) struct LanguageRouteTests {
     @Test func aKoreanBrowserGetsAKoreanPanel() async throws {
         let harness = try await PanelHarness.start()
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         let product = try await harness.makeProduct(name: "커피 원두")
         let list = try await harness.browser.get("/products", headers: [("Accept-Language", "ko-KR,ko;q=0.9,en;q=0.8")])
         #expect(list.status == 200)
@@ -25,7 +25,7 @@ import OpenMarketCore
 
     @Test func theHeaderLinksSwitchAndTheChoiceIsRemembered() async throws {
         let harness = try await PanelHarness.start()
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         let korean = [("Accept-Language", "ko")]
         let first = try await harness.browser.get("/products?view=grid&q=%EC%BB%A4%ED%94%BC", headers: korean)
         // Each language link keeps the page and its query, with lang= added.
@@ -43,7 +43,7 @@ import OpenMarketCore
 
     @Test func validationErrorsAndFlashesAreTranslated() async throws {
         let harness = try await PanelHarness.start()
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         harness.browser.setCookie("om_lang", "ko")
         let product = try await harness.makeProduct()
         let form = try await harness.browser.get("/products/\(product.id)/edit")

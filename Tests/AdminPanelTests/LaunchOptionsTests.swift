@@ -86,3 +86,14 @@ import Testing
         #expect(CheckoutLocator.checkoutRoot(executablePath: "/usr/bin/true", workingDirectory: "/") == nil)
     }
 }
+
+@Suite struct MaxConnectionsOptionTests {
+    @Test func maxConnectionsFromFlagOrEnvironment() throws {
+        #expect(try LaunchOptions.parse([], environment: [:]).maxConnections == 10_000)
+        #expect(try LaunchOptions.parse(["--max-connections", "500"], environment: [:]).maxConnections == 500)
+        #expect(try LaunchOptions.parse([], environment: ["OPENMARKET_MAX_CONNECTIONS": "42"]).maxConnections == 42)
+        for bad in ["0", "-3", "many", "99999999"] {
+            #expect(throws: (any Error).self) { try LaunchOptions.parse(["--max-connections", bad], environment: [:]) }
+        }
+    }
+}

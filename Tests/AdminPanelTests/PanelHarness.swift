@@ -67,6 +67,7 @@ final class PanelHarness: @unchecked Sendable {
         configuration.eventLoopCount = 1
         if let limit = options.uploadLimit { configuration.uploadLimit = limit }
         configuration.mediaOrigins = options.mediaOrigins
+        configuration.dataDirectory = data
         let panel = try AdminPanel(configuration: configuration)
         let port = try panel.start()
         return PanelHarness(sandbox: sandbox, panel: panel, browser: TestBrowser(port: port), clock: clock,

@@ -30,6 +30,8 @@ final class TestBrowser: @unchecked Sendable {
     private var jar: [String: String] = [:]
     /// Sent as `Origin` on POSTs, like a browser does for same-origin forms.
     var origin: String?
+    /// The `Host` header (default `127.0.0.1:PORT`); a rebinding page would send its own name.
+    var host: String?
 
     init(port: Int) {
         self.port = port
@@ -69,7 +71,7 @@ final class TestBrowser: @unchecked Sendable {
     }
 
     func send(_ method: String, _ path: String, headers: [(String, String)], body: Data?) async throws -> TestResponse {
-        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
+        var head = "\(method) \(path) HTTP/1.1\r\nHost: \(host ?? "127.0.0.1:\(port)")\r\nConnection: close\r\n"
         let cookieHeader = cookies.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: "; ")
         if !cookieHeader.isEmpty { head += "Cookie: \(cookieHeader)\r\n" }
         if method == "POST", let origin, !headers.contains(where: { $0.0.lowercased() == "origin" }) {

@@ -118,25 +118,25 @@ func parseMultipart(_ builder: MultipartBuilder, pieceSize: Int = 16, limits: Mu
         var manyParts = MultipartBuilder()
         for i in 0..<5 { manyParts.field("f\(i)", "v") }
         manyParts.close()
-        await #expect(throws: HTTPError(status: 413, message: "Too many parts in the form")) {
+        await #expect(throws: HTTPError(status: 413, message: "Too many parts in the form (at most 4)", limit: .parts(max: 4))) {
             _ = try await parseMultipart(manyParts, limits: MultipartLimits(maxParts: 4))
         }
         var bigField = MultipartBuilder()
         bigField.field("text", String(repeating: "x", count: 101))
         bigField.close()
-        await #expect(throws: HTTPError(status: 413, message: "Form field too large")) {
+        await #expect(throws: HTTPError(status: 413, message: "Form field \"text\" is too large (at most 100 bytes)", limit: .field(name: "text", maxBytes: 100))) {
             _ = try await parseMultipart(bigField, limits: MultipartLimits(maxFieldBytes: 100))
         }
         var bigFile = MultipartBuilder()
         bigFile.file("f", filename: "x.bin", [UInt8](repeating: 7, count: 2001))
         bigFile.close()
-        await #expect(throws: HTTPError(status: 413, message: "File too large")) {
+        await #expect(throws: HTTPError(status: 413, message: "File in \"f\" is too large (at most 2000 bytes)", limit: .file(name: "f", maxBytes: 2000))) {
             _ = try await parseMultipart(bigFile, limits: MultipartLimits(maxFileBytes: 2000))
         }
         var bigHeaders = MultipartBuilder()
         bigHeaders.file("f", filename: String(repeating: "n", count: 300), [1])
         bigHeaders.close()
-        await #expect(throws: HTTPError(status: 413, message: "Part headers too large")) {
+        await #expect(throws: HTTPError(status: 413, message: "Part headers are too large (at most 200 bytes)", limit: .partHeaders(maxBytes: 200))) {
             _ = try await parseMultipart(bigHeaders, limits: MultipartLimits(maxHeaderBytesPerPart: 200))
         }
     }

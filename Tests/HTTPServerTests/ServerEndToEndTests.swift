@@ -1,4 +1,5 @@
 import Foundation
+import HTTPClient
 import Testing
 @testable import HTTPServer
 
@@ -14,6 +15,19 @@ func withServer(_ router: Router, limits: ServerLimits = ServerLimits(), handler
         throw error
     }
     await server.shutdown(deadline: .seconds(1))
+}
+
+/// `/json` answers a small JSON body; `/stream` a body of unknown length (100,011 bytes).
+func streamRouter() -> Router {
+    var r = Router()
+    r.get("/json") { _ in .json(Data("{\"ok\":true}".utf8)) }
+    r.get("/stream") { _ in
+        HTTPResponse(body: .stream(AsyncThrowingStream { continuation in
+            for piece in ["alpha ", "beta ", String(repeating: "g", count: 100_000)] { continuation.yield(Data(piece.utf8)) }
+            continuation.finish()
+        }))
+    }
+    return r
 }
 
 func echoRouter() -> Router {
@@ -120,7 +134,7 @@ func echoRouter() -> Router {
     /// Handlers as tasks on the connection's event loop: bodies, pipelining and a handler that
     /// awaits another event loop (the HTTP client) all still work.
     @Test func handlersRunningOnTheEventLoop() async throws {
-        try await withServer(clientRouter()) { _, upstreamPort in
+        try await withServer(streamRouter()) { _, upstreamPort in
             var router = echoRouter()
             let client = HTTPClient()
             router.get("/proxy") { _ in
@@ -141,7 +155,7 @@ func echoRouter() -> Router {
     }
 
     @Test func streamedResponsesAreChunkedOrCloseDelimited() async throws {
-        try await withServer(clientRouter()) { _, port in
+        try await withServer(streamRouter()) { _, port in
             let client = try await RawClient.connect(port: port)
             try await client.send("GET /stream HTTP/1.1\r\nHost: x\r\n\r\n")
             let chunked = try await client.readResponse()

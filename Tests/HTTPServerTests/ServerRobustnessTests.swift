@@ -237,21 +237,41 @@ func slowRouter(entered: Locked<Int>? = nil, release: Locked<Bool>? = nil) -> Ro
         }
     }
 
-    @Test func connectionLimitMakesNewClientsWait() async throws {
+    @Test func aFullServerClosesTheLongestIdleConnectionsToAdmitNewOnes() async throws {
+        var limits = ServerLimits()
+        limits.maxConnections = 3
+        try await withServer(echoRouter(), limits: limits) { server, port in
+            // A flood of keep-alive connections that made one request each and then sit idle.
+            var flood: [RawClient] = []
+            for i in 0..<3 {
+                let client = try await RawClient.connect(port: port)
+                try await client.send("GET /hello/\(i) HTTP/1.1\r\nHost: x\r\n\r\n")
+                #expect(try await client.readResponse().status == 200)
+                flood.append(client)
+            }
+            #expect(server.openConnections == 3)
+            let person = try await RawClient.connect(port: port)
+            try await person.send("GET /hello/person HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try await person.readResponse().text == "hello person")
+            #expect(await flood[0].readsEOF())   // the longest idle made room
+            #expect(server.openConnections <= 3)
+        }
+    }
+
+    @Test func busyConnectionsAreNotClosedToAdmitNewOnes() async throws {
         var limits = ServerLimits()
         limits.maxConnections = 2
-        try await withServer(echoRouter(), limits: limits) { server, port in
+        try await withServer(slowRouter(), limits: limits) { server, port in
             let a = try await RawClient.connect(port: port), b = try await RawClient.connect(port: port)
-            try await a.send("GET /hello/a HTTP/1.1\r\nHost: x\r\n\r\n")
-            try await b.send("GET /hello/b HTTP/1.1\r\nHost: x\r\n\r\n")
-            #expect(try await a.readResponse().status == 200)
-            #expect(try await b.readResponse().status == 200)
+            try await a.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
+            try await b.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(await eventually { server.openConnections == 2 })
             let waiting = try await RawClient.connect(port: port)   // accepted by the kernel, not by the server
             try await waiting.send("GET /hello/c HTTP/1.1\r\nHost: x\r\n\r\n")
-            #expect(server.openConnections == 2)
-            try await a.send("GET /hello/a HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-            #expect(try await a.readResponse().status == 200)
+            #expect(try await a.readResponse().text == "slow done")   // not cut off for the newcomer
+            #expect(try await b.readResponse().text == "slow done")
             #expect(try await waiting.readResponse().text == "hello c")
+            #expect(server.openConnections <= 2)
         }
     }
 

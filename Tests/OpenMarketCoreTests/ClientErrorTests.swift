@@ -71,7 +71,7 @@ import FoundationNetworking
         #expect(await failure(reply) { c throws(OpenMarketError) in
             _ = try await c.create(NewProductValidationTests.valid) } == expected)
         #expect(await failure(reply) { c throws(OpenMarketError) in _ = try await c.update(id: 1, changes: .init(stock: 1)) } == expected)
-        for dialect in Dialect.allCases {
+        for dialect in [Dialect.v2a, .v2b] {
             #expect(await failure(reply, dialect: dialect) { c throws(OpenMarketError) in _ = try await c.delete(id: 1, password: "pw-pw") } == expected)
         }
     }

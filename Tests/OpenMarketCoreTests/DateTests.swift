@@ -36,7 +36,7 @@ import Testing
     @Test func formatAndParseRoundTripOverManyDays() {
         var day = utcDay(1999, 12, 25)
         for _ in 0..<800 {
-            for dialect in Dialect.allCases {
+            for dialect in [Dialect.v2a, .v2b] {
                 #expect(OpenMarketJSON.parseDate(OpenMarketJSON.formatDate(day, dialect: dialect)) == day)
             }
             day = day.addingTimeInterval(86_400 * 13 + 3_661)

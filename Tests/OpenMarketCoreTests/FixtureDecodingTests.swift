@@ -81,6 +81,13 @@ import Testing
         #expect(detail.registrationDate.timeIntervalSince1970 == 1611523563.719116)
     }
 
+    @Test func v1DecodableAgreesWithTheReader() throws {
+        let data = try FixtureFiles.data("v1-list-page.json")
+        #expect(try JSONDecoder().decode(V1ListPage.self, from: data) == (try OpenMarketJSON.decodeV1ListPage(data)))
+        let detail = try FixtureFiles.data("v1-item-detail.json")
+        #expect(try JSONDecoder().decode(V1ItemDetail.self, from: detail) == (try OpenMarketJSON.decodeV1Detail(detail)))
+    }
+
     @Test func v1AnswersNameTheBrokenKey() {
         #expect(throws: OpenMarketError.undecodable(path: "items[0].registration_date", reason: "missing")) {
             try OpenMarketJSON.decodeV1ListPage(Data(#"{"page":1,"items":[{"id":1,"title":"a","price":1,"currency":"KRW","stock":0,"thumbnails":[]}]}"#.utf8))

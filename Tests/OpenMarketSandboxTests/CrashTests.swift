@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import OpenMarketCore
+import SQLiteStore
 import Testing
 @testable import OpenMarketSandbox
 

@@ -100,7 +100,7 @@ import Testing
     }
 
     /// What we write must be readable by our own client core in both dialects.
-    @Test(arguments: Dialect.allCases)
+    @Test(arguments: [Dialect.v2a, .v2b])
     func clientCoreDecodesWhatWeWrite(dialect: Dialect) throws {
         let writer = ProductJSON(dialect: dialect, mediaBase: "http://h:1")
         let detail = try OpenMarketJSON.decodeDetail(Data(writer.detail(Self.product).utf8))

@@ -113,7 +113,13 @@ import Testing
         #expect(message(Array(repeating: ("a.png", png), count: 6)) == "images: at most 5 images are allowed (got 6)")
         #expect(message([("a.svg", svg)]) == "images: \"a.svg\" is not a JPEG, PNG, GIF or WebP image")
         #expect(message([("big.jpg", big)]) == "images: \"big.jpg\" is 409603 bytes; the limit is 307200 bytes")
-        #expect(message([("fake.png", Data("GIF89a....".utf8))]) == nil)   // the bytes decide, not the name
+        // The bytes decide, not the name: a 1×1 GIF called .png is a GIF.
+        #expect(message([("fake.png", Data("GIF89a".utf8) + Data([1, 0, 1, 0, 0, 0, 0]))]) == nil)
+        // A pixel bomb: a small file declaring a huge picture is refused by its header.
+        let bomb = Data("GIF89a".utf8) + Data([0x10, 0x27, 0x11, 0x27, 0, 0, 0])   // 10000×10001
+        #expect(message([("bomb.gif", bomb)]) == "images: \"bomb.gif\" is 10000×10001 pixels; each side can be at most 10000 pixels")
+        let wide = Data("GIF89a".utf8) + Data([0x10, 0x27, 0x41, 0x1F, 0, 0, 0])   // 10000×8001 = 80 MP
+        #expect(message([("wide.gif", wide)]) == "images: \"wide.gif\" is 10000×8001 pixels; an image can have at most 40 million pixels")
         #expect(message(Array(repeating: ("a.png", png), count: 5)) == nil)
     }
 }

@@ -149,7 +149,7 @@ import Testing
         }
     }
 
-    @Test(arguments: Dialect.allCases)
+    @Test(arguments: [Dialect.v2a, .v2b])
     func ownershipAndUnknownProducts(dialect: Dialect) async throws {
         try await withSandbox(dialect: dialect) { harness in
             let id = try await harness.registerProduct(name: "mine")

@@ -102,7 +102,7 @@ import Testing
                                    VendorSeed(name: "lee", identifier: "lee-id", secret: "pw")])
 
         guard case .help = try SandboxCommandLine.parse(["--port", "1", "--help"]) else { Issue.record(); return }
-        for (bad, reason) in [(["--port", "http"], "--port must be a number"), (["--dialect", "v3"], "--dialect must be v2a or v2b"),
+        for (bad, reason) in [(["--port", "http"], "--port must be a number"), (["--dialect", "v3"], "--dialect must be v1, v2a or v2b"),
                               (["--vendor", "kim:id"], "--vendor must be NAME:IDENTIFIER:SECRET"), (["--bogus"], "unknown option"),
                               (["--data"], "--data needs a value"), (["--seed", "-1"], "--seed must be")] {
             do {

@@ -3,9 +3,11 @@ import Foundation
 
 /// Accepts connections and deals them out to the event loops.
 ///
-/// When the connection limit is reached it stops watching the listening socket, so new clients
-/// wait in the kernel backlog; when `accept` fails for lack of descriptors or memory (EMFILE,
-/// ENFILE, ENOBUFS, ENOMEM) it backs off briefly and tries again instead of giving up.
+/// When the connection limit is reached it asks the loops to close their longest-idle
+/// connections and stops watching the listening socket until a slot frees, so new clients
+/// wait in the kernel backlog only while every connection is busy. When `accept` fails for lack
+/// of descriptors or memory (EMFILE, ENFILE, ENOBUFS, ENOMEM) it does the same, and backs off
+/// briefly instead of giving up.
 final class Listener: EventLoopClient, @unchecked Sendable {
     private let fd: Int32
     private let loop: EventLoop
@@ -60,7 +62,12 @@ final class Listener: EventLoopClient, @unchecked Sendable {
         for _ in 0..<128 {
             guard !closed else { return }
             guard context.admit() else {
-                pause(retryAfter: nil)
+                // Full. Only a client actually waiting is worth closing idle connections for;
+                // until one comes, the socket stays watched so its arrival is noticed.
+                if Socket.isReadable(fd) {
+                    closeLongestIdle()
+                    pause(retryAfter: nil)   // until a connection closes
+                }
                 return
             }
             var address = sockaddr_storage()
@@ -76,7 +83,10 @@ final class Listener: EventLoopClient, @unchecked Sendable {
                 switch error {
                 case EINTR, ECONNABORTED, EPROTO: continue
                 case EAGAIN, EWOULDBLOCK: return
-                default: pause(retryAfter: Self.backOff); return   // EMFILE, ENFILE, ENOBUFS, ENOMEM…
+                default:   // EMFILE, ENFILE, ENOBUFS, ENOMEM…
+                    closeLongestIdle()
+                    pause(retryAfter: Self.backOff)
+                    return
                 }
             }
             Socket.setNoDelay(client)
@@ -93,6 +103,17 @@ final class Listener: EventLoopClient, @unchecked Sendable {
             }
         }
     }
+
+    /// Makes room: each loop closes a few of its longest-idle connections (each loop holds an
+    /// even share, so its oldest are close to the server's oldest).
+    private func closeLongestIdle() {
+        for home in loops {
+            home.loop.execute { home.closeLongestIdle(Self.evictionBatch) }
+        }
+    }
+
+    /// Connections each loop closes per round when the server is full.
+    private static let evictionBatch = 4
 
     /// Wraps the socket in its transport and starts serving it (on `loop`'s thread).
     private static func startConnection(fd: Int32, loop: ServerLoop, context: ServerContext, remoteAddress: String) {

@@ -6,7 +6,8 @@ final class ServerContext: Sendable {
     let router: Router
     let limits: ServerLimits
     let accessLog: (@Sendable (AccessLogEntry) -> Void)?
-    private let state = Locked((open: 0, draining: false))
+    /// `capacity`: `limits.maxConnections`, lowered at start to fit the open-file limit.
+    private let state: Locked<(open: Int, capacity: Int, draining: Bool)>
     /// Called (from any loop) when a connection closes, so a paused acceptor can resume.
     let connectionClosed: Locked<(@Sendable () -> Void)?> = Locked(nil)
 
@@ -21,7 +22,17 @@ final class ServerContext: Sendable {
         self.router = router
         self.limits = limits
         self.accessLog = accessLog
+        self.state = Locked((0, limits.maxConnections, false))
     }
+
+    /// Keeps the connection count below what the process can open (listening sockets, files
+    /// being sent and upstream connections need descriptors too).
+    func fitCapacity(toDescriptorLimit limit: Int) {
+        let reserve = 128
+        state.withLock { $0.capacity = max(1, min(limits.maxConnections, limit - reserve)) }
+    }
+
+    var capacity: Int { state.withLock { $0.capacity } }
 
     var openConnections: Int { state.withLock { $0.open } }
     var isDraining: Bool { state.withLock { $0.draining } }
@@ -31,7 +42,7 @@ final class ServerContext: Sendable {
     /// Counts a new connection unless the limit is reached.
     func admit() -> Bool {
         state.withLock { s in
-            guard s.open < limits.maxConnections else { return false }
+            guard s.open < s.capacity else { return false }
             s.open += 1
             return true
         }
@@ -51,9 +62,18 @@ final class ServerContext: Sendable {
 }
 
 /// One event loop of the server with what its connections share on that thread.
-final class ServerLoop: @unchecked Sendable {   // the date cache is touched on the loop thread only
+final class ServerLoop: @unchecked Sendable {   // everything but `loop` is touched on the loop thread only
     let loop: EventLoop
     let dates = HTTPDateCache()
+    let idle = IdleConnections()
 
     init(_ loop: EventLoop) { self.loop = loop }
+
+    /// Closes up to `count` connections of this loop that wait for a request, longest idle first.
+    func closeLongestIdle(_ count: Int) {
+        for _ in 0..<count {
+            guard let connection = idle.oldest else { return }
+            connection.close()
+        }
+    }
 }

@@ -76,14 +76,18 @@ public struct MultipartForm: Sendable {
 extension HTTPRequest {
     /// Parses a `multipart/form-data` body while it arrives. Throws `HTTPError` 415 (other
     /// content type), 400 (malformed, missing final boundary) or 413 (limits).
-    public func multipartForm(limits: MultipartLimits = MultipartLimits()) async throws -> MultipartForm {
+    /// `typedPartsAreFiles`: a part with a `Content-Type` but no `filename` is a file too (some
+    /// API clients send images that way); otherwise only a `filename` makes a file.
+    public func multipartForm(limits: MultipartLimits = MultipartLimits(),
+                              typedPartsAreFiles: Bool = false) async throws -> MultipartForm {
         guard let header = headers["Content-Type"] else { throw HTTPError(status: 415, message: "Expected a multipart form") }
         let type = MediaType(header)
         guard type.essence == "multipart/form-data" else { throw HTTPError(status: 415, message: "Expected a multipart form") }
         guard let boundary = type.parameters["boundary"], MultipartParser.isValidBoundary(boundary) else {
             throw HTTPError(status: 400, message: "Missing or invalid multipart boundary")
         }
-        var assembler = MultipartAssembler(boundary: boundary, limits: limits, body: body)
+        var assembler = MultipartAssembler(boundary: boundary, limits: limits, body: body,
+                                           typedPartsAreFiles: typedPartsAreFiles)
         for try await piece in body.chunks() {
             try assembler.consume(piece)
         }
@@ -102,11 +106,15 @@ struct MultipartAssembler {
     private var buffer = Data()
     private var size = 0
     private var spool: (handle: FileHandle, path: String)?
+    private let typedPartsAreFiles: Bool
+    /// The current part is a file only by its Content-Type (kept even when empty).
+    private var fileWithoutName = false
 
-    init(boundary: String, limits: MultipartLimits, body: RequestBody) {
+    init(boundary: String, limits: MultipartLimits, body: RequestBody, typedPartsAreFiles: Bool = false) {
         parser = MultipartParser(boundary: boundary, maxHeaderBytes: limits.maxHeaderBytesPerPart)
         self.limits = limits
         self.body = body
+        self.typedPartsAreFiles = typedPartsAreFiles
     }
 
     mutating func consume(_ piece: Data) throws {
@@ -129,18 +137,31 @@ struct MultipartAssembler {
                 throw error
             case .partHeaders(let headers):
                 parts += 1
-                guard parts <= limits.maxParts else { throw HTTPError(status: 413, message: "Too many parts in the form") }
+                guard parts <= limits.maxParts else { throw HTTPError(status: 413, message: "Too many parts in the form (at most \(limits.maxParts))",
+                                    limit: .parts(max: limits.maxParts)) }
                 current = headers
+                if typedPartsAreFiles, headers.filename == nil, headers.contentType != nil {
+                    current?.filename = ""
+                    fileWithoutName = true
+                } else {
+                    fileWithoutName = false
+                }
                 buffer = Data()
                 size = 0
             case .data(let bytes):
                 guard let part = current else { continue }
                 size += bytes.count
                 if part.filename == nil {
-                    guard size <= limits.maxFieldBytes else { throw HTTPError(status: 413, message: "Form field too large") }
+                    guard size <= limits.maxFieldBytes else {
+                        throw HTTPError(status: 413, message: "Form field \(Self.quotedName(part.name)) is too large (at most \(limits.maxFieldBytes) bytes)",
+                                        limit: .field(name: part.name, maxBytes: limits.maxFieldBytes))
+                    }
                     buffer.append(contentsOf: bytes)
                 } else {
-                    guard size <= limits.maxFileBytes else { throw HTTPError(status: 413, message: "File too large") }
+                    guard size <= limits.maxFileBytes else {
+                        throw HTTPError(status: 413, message: "File in \(Self.quotedName(part.name)) is too large (at most \(limits.maxFileBytes) bytes)",
+                                        limit: .file(name: part.name, maxBytes: limits.maxFileBytes))
+                    }
                     try appendFileBytes(bytes)
                 }
             case .partEnd:
@@ -177,16 +198,22 @@ struct MultipartAssembler {
                 storage = .memory(buffer)
             }
             // An empty file input: the browser sends filename="" and no bytes. Not a file.
-            if filename.isEmpty && size == 0 { return }
+            if filename.isEmpty && size == 0 && !fileWithoutName { return }
             form.files.append(UploadedFile(fieldName: part.name, filename: filename, contentType: part.contentType,
                                            size: size, storage: storage))
         } else {
             guard let text = String(data: buffer, encoding: .utf8) else {
-                throw HTTPError(status: 400, message: "Form field is not UTF-8")
+                throw HTTPError(status: 400, message: "Form field \(Self.quotedName(part.name)) is not UTF-8")
             }
             form.fields.append(part.name, text)
         }
         buffer = Data()
+    }
+
+    /// A field name for a message: quoted, at most 40 characters, control characters dropped.
+    static func quotedName(_ name: String) -> String {
+        let visible = String(name.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.prefix(40))
+        return "\"" + visible + "\""
     }
 
     /// A new file only this process can read (mkstemp creates it with mode 0600).

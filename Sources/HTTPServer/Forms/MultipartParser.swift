@@ -85,10 +85,12 @@ struct MultipartParser {
             case .headers:
                 guard let end = find([ASCII.cr, ASCII.lf, ASCII.cr, ASCII.lf], from: start - 2 < 0 ? start : start - 2),
                       end >= start - 2 else {
-                    if buffer.count - start > maxHeaderBytes { return fail("Part headers too large", status: 413) }
+                    if buffer.count - start > maxHeaderBytes { return fail("Part headers are too large (at most \(maxHeaderBytes) bytes)", status: 413,
+                                                                           limit: .partHeaders(maxBytes: maxHeaderBytes)) }
                     return .needMore
                 }
-                if end + 4 - start > maxHeaderBytes { return fail("Part headers too large", status: 413) }
+                if end + 4 - start > maxHeaderBytes { return fail("Part headers are too large (at most \(maxHeaderBytes) bytes)", status: 413,
+                                                                           limit: .partHeaders(maxBytes: maxHeaderBytes)) }
                 // A part with no headers at all: the blank line directly follows the delimiter.
                 let headerBytes = end < start ? [] : Array(buffer[start..<end])
                 start = end + 4
@@ -116,8 +118,8 @@ struct MultipartParser {
         }
     }
 
-    private mutating func fail(_ message: String, status: Int = 400) -> Event {
-        let error = HTTPError(status: status, message: message)
+    private mutating func fail(_ message: String, status: Int = 400, limit: FormLimit? = nil) -> Event {
+        let error = HTTPError(status: status, message: message, limit: limit)
         state = .failed(error)
         return .error(error)
     }

@@ -17,14 +17,14 @@ enum URLEncodedForm {
         var fields = FormFields()
         let text = String(decoding: data, as: UTF8.self)
         for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
-            guard fields.items.count < limits.maxFields else { throw HTTPError(status: 413, message: "Too many form fields") }
+            guard fields.items.count < limits.maxFields else { throw HTTPError(status: 413, message: "Too many form fields (at most \(limits.maxFields))", limit: .fields(max: limits.maxFields)) }
             let pieces = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard let name = PercentDecoding.decode(pieces[0], plusAsSpace: true),
                   let value = PercentDecoding.decode(pieces.count > 1 ? pieces[1] : "", plusAsSpace: true) else {
                 throw HTTPError(status: 400, message: "Malformed form encoding")
             }
             guard name.utf8.count <= limits.maxFieldBytes, value.utf8.count <= limits.maxFieldBytes else {
-                throw HTTPError(status: 413, message: "Form field too large")
+                throw HTTPError(status: 413, message: "Form field is too large (at most \(limits.maxFieldBytes) bytes)")
             }
             fields.append(name, value)
         }

@@ -50,6 +50,13 @@ public struct RequestParser: Sendable {
     /// True once an error was returned; the connection must close.
     public var hasFailed: Bool { if case .failed = state { true } else { false } }
 
+    /// True once the peer ended its side of the stream: nothing will follow what is buffered.
+    public private(set) var inputEnded = false
+
+    /// Records the end of the input (the peer half-closed or left). Events for what is already
+    /// buffered still come; `.needMore` afterwards means the message was cut short.
+    public mutating func endInput() { inputEnded = true }
+
     /// Sets the body limit of the request whose head was just returned (routes differ).
     public mutating func setBodyLimit(_ limit: Int) { bodyLimit = limit }
 

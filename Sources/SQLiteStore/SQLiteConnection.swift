@@ -2,17 +2,22 @@ import CSQLite
 import Foundation
 
 /// A failure reported by SQLite, with the statement's context (never any bound values).
-struct SQLiteError: Error, CustomStringConvertible {
-    var code: Int32
-    var message: String
-    var description: String { "SQLite error \(code): \(message)" }
+public struct SQLiteError: Error, CustomStringConvertible, Sendable {
+    public var code: Int32
+    public var message: String
+    public var description: String { "SQLite error \(code): \(message)" }
+
+    public init(code: Int32, message: String) {
+        self.code = code
+        self.message = message
+    }
 }
 
 /// SQLite wants to copy bound text and blobs (SQLITE_TRANSIENT), which C exposes as a cast macro.
 private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
 /// A value bound to a `?` parameter of a statement.
-enum SQLiteValue {
+public enum SQLiteValue: Sendable {
     case integer(Int)
     case real(Double)
     case text(String)
@@ -23,11 +28,11 @@ enum SQLiteValue {
 ///
 /// Not thread-safe by itself: `SerialDatabase` confines each connection to one serial queue,
 /// which is why the `@unchecked Sendable` is sound.
-final class SQLiteConnection: @unchecked Sendable {
+public final class SQLiteConnection: @unchecked Sendable {
     private var handle: OpaquePointer?
     private var statements: [String: OpaquePointer] = [:]
 
-    init(path: String) throws {
+    public init(path: String) throws {
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let status = sqlite3_open_v2(path, &handle, flags, nil)
         guard status == SQLITE_OK else {
@@ -45,7 +50,7 @@ final class SQLiteConnection: @unchecked Sendable {
     }
 
     /// Runs one or more statements without results (schema, pragmas, transactions).
-    func execute(_ sql: String) throws {
+    public func execute(_ sql: String) throws {
         var errorMessage: UnsafeMutablePointer<CChar>?
         let status = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
         if status != SQLITE_OK {
@@ -56,7 +61,7 @@ final class SQLiteConnection: @unchecked Sendable {
     }
 
     /// Runs a cached prepared statement and hands each row to `row`.
-    func query(_ sql: String, _ values: [SQLiteValue] = [], row: (SQLiteRow) throws -> Void) throws {
+    public func query(_ sql: String, _ values: [SQLiteValue] = [], row: (SQLiteRow) throws -> Void) throws {
         let statement = try prepared(sql)
         defer {
             sqlite3_reset(statement)
@@ -76,15 +81,15 @@ final class SQLiteConnection: @unchecked Sendable {
     }
 
     /// Runs a cached prepared statement that returns no rows.
-    func run(_ sql: String, _ values: [SQLiteValue] = []) throws {
+    public func run(_ sql: String, _ values: [SQLiteValue] = []) throws {
         try query(sql, values) { _ in }
     }
 
-    var lastInsertedRowID: Int { Int(sqlite3_last_insert_rowid(handle)) }
-    var changes: Int { Int(sqlite3_changes(handle)) }
+    public var lastInsertedRowID: Int { Int(sqlite3_last_insert_rowid(handle)) }
+    public var changes: Int { Int(sqlite3_changes(handle)) }
 
     /// Runs `body` inside BEGIN IMMEDIATE … COMMIT; rolls back when it throws.
-    func transaction<T>(_ body: () throws -> T) throws -> T {
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
         try execute("BEGIN IMMEDIATE")
         do {
             let result = try body()
@@ -125,13 +130,13 @@ final class SQLiteConnection: @unchecked Sendable {
 }
 
 /// Column access for the current row of a stepping statement.
-struct SQLiteRow {
+public struct SQLiteRow {
     fileprivate let statement: OpaquePointer
 
-    func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(statement, column)) }
-    func double(_ column: Int32) -> Double { sqlite3_column_double(statement, column) }
-    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
-    func string(_ column: Int32) -> String {
+    public func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(statement, column)) }
+    public func double(_ column: Int32) -> Double { sqlite3_column_double(statement, column) }
+    public func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
+    public func string(_ column: Int32) -> String {
         guard let text = sqlite3_column_text(statement, column) else { return "" }
         return String(cString: text)
     }

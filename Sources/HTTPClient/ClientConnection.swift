@@ -1,5 +1,5 @@
-import CEpoll
 import Foundation
+import NetworkIO
 
 /// One upstream connection of `HTTPClient`, on the client's event loop.
 final class ClientConnection: EventLoopClient, @unchecked Sendable {

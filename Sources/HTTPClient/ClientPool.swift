@@ -1,4 +1,5 @@
 import Foundation
+import NetworkIO
 
 /// Keep-alive connections per host, at most `maxPerHost` open; requests beyond wait their turn.
 /// Lives on the client's event loop thread only.

@@ -1,6 +1,7 @@
 import Foundation
+import TestSupport
 import Testing
-@testable import HTTPServer
+@testable import HTTPClient
 
 @Suite struct ResponseParserTests {
     /// Feeds `raw` in the given pieces; returns the first non-needMore outcome (or needMore).

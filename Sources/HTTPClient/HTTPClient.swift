@@ -1,4 +1,5 @@
 import Foundation
+import NetworkIO
 
 public enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible {
     /// No complete response within the request's timeout.
@@ -101,10 +102,11 @@ public final class HTTPClient: Sendable {
         if let query = components?.percentEncodedQuery { target += "?" + query }
         guard target.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { throw HTTPClientError.invalidRequest("invalid path") }
         var head = "\(method) \(target) HTTP/1.1\r\nHost: \(HostName.bracketed(host)):\(port)\r\n"
-        for (name, value) in HTTPHeaders(headers) {
+        for (name, value) in headers where ASCII.isToken(name) {
             let lower = name.lowercased()
             if lower == "host" || lower == "content-length" || lower == "transfer-encoding" || lower == "connection" { continue }
-            head += name + ": " + value + "\r\n"
+            // CR, LF or NUL from a caller's value could end the line and smuggle in a header.
+            head += name + ": " + String(value.unicodeScalars.filter { $0 != "\r" && $0 != "\n" && $0 != "\0" }) + "\r\n"
         }
         if let body {
             head += "Content-Length: \(body.count)\r\n"

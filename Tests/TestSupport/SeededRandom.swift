@@ -1,8 +1,10 @@
+/// Test helpers shared by the test targets of the HTTP parsers (server and client).
+
 /// A deterministic generator (SplitMix64), so random splits are the same on every run.
-struct SeededRandom: RandomNumberGenerator {
+public struct SeededRandom: RandomNumberGenerator {
     private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
+    public init(seed: UInt64) { state = seed }
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -12,7 +14,7 @@ struct SeededRandom: RandomNumberGenerator {
 }
 
 /// Splits `bytes` into pieces: whole, one byte each, and random sizes.
-func splittings(of bytes: [UInt8], seeds: ClosedRange<UInt64> = 1...5, maxPiece: Int = 17) -> [[[UInt8]]] {
+public func splittings(of bytes: [UInt8], seeds: ClosedRange<UInt64> = 1...5, maxPiece: Int = 17) -> [[[UInt8]]] {
     var result: [[[UInt8]]] = [[bytes], bytes.map { [$0] }]
     for seed in seeds {
         var rng = SeededRandom(seed: seed)

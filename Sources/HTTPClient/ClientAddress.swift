@@ -1,4 +1,5 @@
 import Foundation
+import NetworkIO
 
 /// A resolved socket address for an upstream host.
 struct ClientAddress: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import NetworkIO
 
 /// A pure parser for one HTTP/1.1 response, for `HTTPClient`: feed bytes, ask whether the
 /// response is complete. Handles Content-Length, chunked and read-until-close bodies, and
@@ -155,5 +156,12 @@ struct ResponseParser {
             }
         }
         return nil
+    }
+}
+
+private extension StringProtocol {
+    /// Without the spaces and tabs HTTP allows around a header value.
+    func trimmingSpaces() -> String {
+        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import HTTPServer
+@testable import HTTPClient
+import HTTPServer
 
 func clientRouter() -> Router {
     var r = Router()

@@ -1,0 +1,103 @@
+import Foundation
+import SQLiteStore
+
+/// The activity log in `DATA/panel.sqlite`: every write and security event, newest first.
+/// `record` never fails its caller: the action it describes already happened, so a storage
+/// fault is reported on standard error (without the row's contents) instead.
+final class ActivityLog: Sendable {
+    private let database: PanelDatabase
+    private let now: @Sendable () -> Date
+
+    /// Text longer than this is cut (a description can be 1,000 characters; the log needs the gist).
+    static let maxValueLength = 300
+    static let pageSize = 50
+
+    init(database: PanelDatabase, now: @escaping @Sendable () -> Date) {
+        self.database = database
+        self.now = now
+    }
+
+    func record(_ entry: ActivityEntry) async {
+        let time = now().timeIntervalSince1970
+        let cut = Self.cut
+        do {
+            try await database.writer.perform { connection in
+                try connection.transaction {
+                    try connection.run(
+                        "INSERT INTO activity (at, person, address, action, product_id, detail) VALUES (?, ?, ?, ?, ?, ?)",
+                        [.real(time), .text(cut(entry.person)), .text(cut(entry.address)), .text(cut(entry.action)),
+                         entry.productID.map { .integer($0) } ?? .null, entry.detail.map { .text(cut($0)) } ?? .null])
+                    let id = connection.lastInsertedRowID
+                    for (position, change) in entry.changes.enumerated() {
+                        try connection.run(
+                            "INSERT INTO activity_changes (activity_id, position, field, old, new) VALUES (?, ?, ?, ?, ?)",
+                            [.integer(id), .integer(position), .text(cut(change.field)), .text(cut(change.old)),
+                             .text(cut(change.new))])
+                    }
+                }
+            }
+        } catch {
+            FileHandle.standardError.write(Data("openmarket-admin: an activity row (\(entry.action)) could not be stored: \(error)\n".utf8))
+        }
+    }
+
+    struct Filter: Sendable, Equatable {
+        var person: String?
+        var action: String?
+        var productID: Int?
+    }
+
+    /// One page of rows matching `filter`, newest first, and whether an older page exists.
+    func list(_ filter: Filter, page: Int, pageSize: Int = ActivityLog.pageSize) async throws -> (rows: [ActivityRecord], hasMore: Bool) {
+        var conditions: [String] = []
+        var values: [SQLiteValue] = []
+        if let person = filter.person { conditions.append("person = ?"); values.append(.text(person)) }
+        if let action = filter.action { conditions.append("action = ?"); values.append(.text(action)) }
+        if let product = filter.productID { conditions.append("product_id = ?"); values.append(.integer(product)) }
+        let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        values.append(.integer(pageSize + 1))
+        values.append(.integer(max(0, page - 1) * pageSize))
+        let sql = "SELECT id, at, person, address, action, product_id, detail FROM activity" + whereClause
+            + " ORDER BY id DESC LIMIT ? OFFSET ?"
+        let frozen = values
+        var rows = try await database.reader.perform { connection in
+            try Self.rows(sql, frozen, connection)
+        }
+        let hasMore = rows.count > pageSize
+        if hasMore { rows.removeLast() }
+        return (rows, hasMore)
+    }
+
+    /// Drops rows older than `days` days (`--activity-days`).
+    func purge(olderThanDays days: Int) async {
+        let cutoff = now().timeIntervalSince1970 - Double(days) * 86_400
+        do {
+            try await database.writer.perform { connection in
+                try connection.run("DELETE FROM activity WHERE at < ?", [.real(cutoff)])
+            }
+        } catch {
+            FileHandle.standardError.write(Data("openmarket-admin: old activity rows could not be removed: \(error)\n".utf8))
+        }
+    }
+
+    private static func rows(_ sql: String, _ values: [SQLiteValue], _ connection: SQLiteConnection) throws -> [ActivityRecord] {
+        var records: [ActivityRecord] = []
+        try connection.query(sql, values) { row in
+            records.append(ActivityRecord(
+                id: row.int(0), time: Date(timeIntervalSince1970: row.double(1)),
+                entry: ActivityEntry(person: row.string(2), address: row.string(3), action: row.string(4),
+                                     productID: row.isNull(5) ? nil : row.int(5), detail: row.isNull(6) ? nil : row.string(6))))
+        }
+        for index in records.indices {
+            try connection.query("SELECT field, old, new FROM activity_changes WHERE activity_id = ? ORDER BY position",
+                                 [.integer(records[index].id)]) { row in
+                records[index].entry.changes.append(.init(field: row.string(0), old: row.string(1), new: row.string(2)))
+            }
+        }
+        return records
+    }
+
+    private static func cut(_ text: String) -> String {
+        text.count > maxValueLength ? String(text.prefix(maxValueLength - 1)) + "…" : text
+    }
+}

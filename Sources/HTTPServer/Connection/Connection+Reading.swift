@@ -1,0 +1,178 @@
+import Foundation
+
+/// Bytes in: from the transport into the parser, and parser events into state transitions.
+extension Connection {
+    /// Reads what the transport has (a few buffers at most, so one busy client cannot starve
+    /// the loop's other connections), then lets the parser's events drive the state.
+    func readAvailable() {
+        let buffer = loop.readBuffer
+        for _ in 0..<4 {
+            switch transport.read(into: buffer) {
+            case .bytes(let n):
+                received(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+                if n < buffer.count { return afterReading() }
+            case .wouldBlock:
+                return afterReading()
+            case .closed:
+                parser.endInput()
+                return afterReading()
+            case .failed, .done:
+                return close()
+            }
+            if case .closed = state { return }
+        }
+        // The read budget went on full buffers: more may wait, and inside a TLS transport
+        // epoll cannot see it. Come back after the loop's other connections had their turn.
+        loop.execute { [self] in
+            if case .closed = state { return }
+            readAvailable()
+            updateInterest()
+        }
+        afterReading()
+    }
+
+    private func received(_ bytes: UnsafeRawBufferPointer) {
+        let now = monotonicNanos()
+        switch state {
+        case .closed, .lingering:
+            return   // dropped
+        case .readingHead(let since, nil) where parser.isIdle:
+            state = .readingHead(since: since, headStarted: now)
+        case .readingHead:
+            break
+        case .awaitingHandler(let exchange), .writing(let exchange), .finishingBody(let exchange):
+            exchange.lastByteAt = now
+        }
+        parser.feed(bytes)
+    }
+
+    private func afterReading() {
+        switch state {
+        case .closed: return
+        case .lingering: if parser.inputEnded { close() }
+        default: process()
+        }
+    }
+
+    /// Pulls events out of the parser until it needs more bytes or the state must wait (for a
+    /// handler, a paused body, the rest of a response).
+    func process() {
+        while true {
+            switch state {
+            case .closed, .lingering:
+                return
+            case .readingHead:
+                switch parser.next() {
+                case .head(let head):
+                    begin(head)
+                case .needMore:
+                    parser.releaseMemoryIfEmpty()
+                    if parser.inputEnded { close() }
+                    return
+                case .error(let error):
+                    return sendError(status: error.status, reason: error.reason)
+                case .body, .end:
+                    return close()   // the parser never sends these before a head
+                }
+            case .awaitingHandler(let exchange), .writing(let exchange), .finishingBody(let exchange):
+                guard exchange.reception == .receiving else { return }
+                if case .awaitingHandler = state, exchange.body.shouldPause(resume: { [self] in
+                    loop.execute { [self] in resumeBody(exchange) }
+                }) {
+                    exchange.reception = .paused
+                    return
+                }
+                switch parser.next() {
+                case .body(let piece):
+                    if case .awaitingHandler = state { exchange.body.append(Data(piece)) }   // else dropped
+                case .end:
+                    exchange.reception = .complete
+                    exchange.body.finish()
+                    if case .finishingBody = state { startNextRequest() }
+                case .needMore:
+                    if parser.inputEnded { bodyCutShort(exchange) }
+                    return
+                case .error(let error):
+                    exchange.failBody(HTTPError(status: error.status, message: error.reason))
+                    if case .finishingBody = state { linger() }
+                    return
+                case .head:
+                    return close()
+                }
+            }
+        }
+    }
+
+    /// The client closed its side in the middle of a body.
+    private func bodyCutShort(_ exchange: Exchange) {
+        exchange.failBody(HTTPError(status: 400, message: "Client closed the connection"))
+        if case .finishingBody = state { close() }   // the answer is out and nothing more can come
+    }
+
+    /// The handler read enough of a paused body: read the socket again.
+    private func resumeBody(_ exchange: Exchange) {
+        guard case .awaitingHandler(let current) = state, current === exchange, exchange.reception == .paused else { return }
+        exchange.reception = .receiving
+        exchange.lastByteAt = monotonicNanos()
+        process()
+        updateInterest()
+    }
+
+    /// A head arrived: route it and start its handler.
+    private func begin(_ head: RequestHead) {
+        let router = context.router
+        guard let target = RequestTarget(head.target) else {
+            return sendError(status: 400, reason: "Bad request target")
+        }
+        let match = router.match(method: head.method, segments: target.segments)
+        let limit = router.bodyLimit(for: match, default: context.limits.defaultBodyLimit)
+        parser.setBodyLimit(limit)
+        var bodyRefused = false
+        if case .length(let n) = head.framing, n > limit {
+            // Refused from Content-Length alone: the body is never read.
+            guard case .found = match, router.payloadTooLargeHandler != nil else {
+                return sendError(status: 413, reason: "Body exceeds the limit", method: head.method)
+            }
+            bodyRefused = true   // the router's refusal handler renders the 413
+        }
+        let hasBody = head.framing != .none && head.framing != .length(0) && !bodyRefused
+        if head.expectsContinue && hasBody {
+            writer.append(ResponseHead.continueLine)
+            flush()
+        }
+        let body = hasBody ? RequestBody(streaming: ()) : RequestBody()
+        let exchange = Exchange(method: head.method, version: head.version, framing: head.framing, body: body,
+                                clientKeepAlive: head.keepAlive)
+        if bodyRefused {
+            // Nothing more is parsed here: what the client still sends is dropped while lingering.
+            exchange.reception = .complete
+            exchange.require(.linger)
+        }
+        if case .found(let route, _) = match { exchange.route = route.pattern.template }
+        state = .awaitingHandler(exchange)
+
+        let request = HTTPRequest(method: head.method, target: head.target, parsed: target, version: head.version,
+                                  headers: head.headers, remoteAddress: remoteAddress, body: body)
+        let loop = self.loop
+        let work: @Sendable () async -> Void = { [self, bodyRefused] in
+            let response = await router.respond(to: request, match: match, bodyRefused: bodyRefused)
+            loop.execute { [self] in
+                respond(response, to: exchange)
+                updateInterest()
+            }
+        }
+        if context.handlersOnEventLoop {
+            Task(executorPreference: loop, operation: work)
+        } else {
+            Task.detached(operation: work)
+        }
+    }
+
+    /// The response is out and the body complete: on to the next request (maybe pipelined).
+    func startNextRequest() {
+        let now = monotonicNanos()
+        state = .readingHead(since: now, headStarted: parser.isIdle ? nil : now)
+        writer.reset()
+        process()
+    }
+}

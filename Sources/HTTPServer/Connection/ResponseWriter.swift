@@ -1,0 +1,150 @@
+import Foundation
+
+/// The bytes of one response on their way to the transport: an in-memory buffer (head, data,
+/// stream pieces), then possibly a file. Memory is taken when a response is queued and given
+/// back when it is out, so an idle connection holds no buffer.
+struct ResponseWriter {
+    private var buffer: [UInt8] = []
+    private var offset = 0
+    private var file: (fd: Int32, offset: Int, end: Int)?
+    /// A streaming body: `open` until its producer ends; the waiter is the producer, parked
+    /// until the buffer drained.
+    private(set) var stream = StreamProgress.none
+    /// When a write was last attempted (the write deadline counts from it).
+    private(set) var lastAttempt = monotonicNanos()
+
+    enum StreamProgress {
+        case none
+        case open(waiter: CheckedContinuation<Bool, Never>?)
+        case ended
+    }
+
+    enum Outcome {
+        /// Everything queued so far is with the transport (a stream may still add more).
+        case drained
+        /// The transport would block; wait for writability.
+        case blocked
+        case failed
+    }
+
+    /// Bytes queued and not yet taken by the transport.
+    var hasPending: Bool { offset < buffer.count || file != nil }
+
+    /// The whole response is out: nothing pending and no stream still producing.
+    var isComplete: Bool {
+        if hasPending { return false }
+        if case .open = stream { return false }
+        return true
+    }
+
+    mutating func append(_ bytes: some Sequence<UInt8>) { buffer.append(contentsOf: bytes) }
+
+    /// Queues a regular file to follow the buffer. Returns its size, or nil when it cannot be
+    /// opened as a regular file.
+    mutating func queueFile(path: String, send: Bool) -> Int? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        var info = stat()
+        guard fd >= 0, fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            if fd >= 0 { Glibc.close(fd) }
+            return nil
+        }
+        let size = Int(info.st_size)
+        if send && size > 0 { file = (fd, 0, size) } else { Glibc.close(fd) }
+        return size
+    }
+
+    mutating func openStream() { stream = .open(waiter: nil) }
+
+    /// Parks the stream's producer until the buffer drained.
+    mutating func park(_ waiter: CheckedContinuation<Bool, Never>) { stream = .open(waiter: waiter) }
+
+    mutating func endStream() {
+        if case .open(let waiter?) = stream { waiter.resume(returning: false) }
+        stream = .ended
+    }
+
+    /// Writes until everything queued is taken or the transport blocks. `scratch` carries file
+    /// bytes when the transport cannot `sendfile` (TLS).
+    mutating func flush(to transport: any ConnectionTransport, fd: Int32,
+                        scratch: UnsafeMutableRawBufferPointer) -> Outcome {
+        lastAttempt = monotonicNanos()
+        while true {
+            if transport.wantsWritable {
+                switch transport.flushPending() {
+                case .done, .bytes: break
+                case .wouldBlock: return .blocked
+                case .closed, .failed: return .failed
+                }
+            }
+            let step: TransportResult
+            if offset < buffer.count {
+                step = buffer.withUnsafeBytes { transport.write(UnsafeRawBufferPointer(rebasing: $0[offset...])) }
+                if case .bytes(let n) = step { offset += n }
+            } else if let current = file {
+                step = sendFilePiece(current, through: transport, fd: fd, scratch: scratch)
+            } else {
+                releaseBuffer()
+                if transport.wantsWritable { continue }
+                if case .open(let waiter?) = stream {
+                    stream = .open(waiter: nil)
+                    waiter.resume(returning: true)   // the producer may send its next piece
+                }
+                return .drained
+            }
+            switch step {
+            case .bytes: continue
+            case .wouldBlock:
+                if transport.wantsWritable { continue }   // pending ciphertext first, then retry
+                return .blocked
+            case .closed, .failed, .done: return .failed
+            }
+        }
+    }
+
+    private mutating func sendFilePiece(_ current: (fd: Int32, offset: Int, end: Int), through transport: any ConnectionTransport,
+                                        fd: Int32, scratch: UnsafeMutableRawBufferPointer) -> TransportResult {
+        let count = min(current.end - current.offset, 1 << 20)
+        var position = current.offset
+        let result: TransportResult
+        if transport.canSendFile {
+            switch Socket.sendFile(fd, file: current.fd, offset: &position, count: count) {
+            case .done(let n): result = n == 0 ? .closed : .bytes(n)
+            case .wouldBlock: result = .wouldBlock
+            case .closed: result = .closed
+            case .failed(let code): result = .failed(code)
+            }
+        } else {
+            let n = pread(current.fd, scratch.baseAddress, min(count, scratch.count), off_t(position))
+            guard n > 0 else { return .failed(n == 0 ? 0 : errno) }   // the file shrank under us
+            result = transport.write(UnsafeRawBufferPointer(rebasing: scratch[0..<n]))
+            if case .bytes(let sent) = result { position += sent }
+        }
+        if position >= current.end {
+            Glibc.close(current.fd)
+            file = nil
+        } else {
+            file = (current.fd, position, current.end)
+        }
+        return result
+    }
+
+    /// Gives the buffer's memory back once everything in it is sent.
+    private mutating func releaseBuffer() {
+        if buffer.capacity > 0 { buffer = [] }
+        offset = 0
+    }
+
+    /// Drops everything (the connection is closing).
+    mutating func discard() {
+        if let file { Glibc.close(file.fd) }
+        file = nil
+        buffer = []
+        offset = 0
+        endStream()
+    }
+
+    /// Ready for the next response.
+    mutating func reset() {
+        stream = .none
+    }
+}

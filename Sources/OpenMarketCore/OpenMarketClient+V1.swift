@@ -1,0 +1,97 @@
+import Foundation
+
+/// The 2021 API (`Dialect.v1`): its own calls, plus what the dialect-neutral calls
+/// (`listProducts`, `product`, `delete`) need to work on it. The product password is a
+/// credential: it is redacted from every error like the vendor secret.
+extension OpenMarketClient {
+    private var v1Requests: V1RequestFactory { V1RequestFactory(base: requests) }
+
+    /// `GET /items/{page}`: 20 items, oldest first; an empty page means the end.
+    public func v1Page(_ page: Int) async throws(OpenMarketError) -> V1ListPage {
+        let response = try await exchange(v1Requests.page(page), credentials: [])
+        guard !Self.isBlank(response.body) else { return V1ListPage(page: page, items: []) }
+        return try OpenMarketJSON.decodeV1ListPage(response.body)
+    }
+
+    public func v1Item(id: Int) async throws(OpenMarketError) -> V1ItemDetail {
+        try await v1Detail(v1Requests.item(id: id), credentials: [])
+    }
+
+    /// Registers an item; validated first, nothing is sent when a rule is broken.
+    public func v1Register(_ item: V1NewItem) async throws(OpenMarketError) -> V1ItemDetail {
+        let issues = item.validate()
+        guard issues.isEmpty else { throw .validation(issues) }
+        return try await v1Detail(v1Requests.register(item, boundary: makeBoundary()), credentials: [item.password])
+    }
+
+    /// Edits an item; a wrong password is `.unauthorized`. Pass the current item to
+    /// `V1ItemChanges.validate(current:)` beforehand to check the change against it.
+    public func v1Edit(id: Int, _ changes: V1ItemChanges) async throws(OpenMarketError) -> V1ItemDetail {
+        let issues = changes.validate(current: nil)
+        guard issues.isEmpty else { throw .validation(issues) }
+        return try await v1Detail(v1Requests.edit(id: id, changes, boundary: makeBoundary()),
+                                  credentials: [changes.password])
+    }
+
+    /// Deletes an item with its password (`DELETE /item/{id}`, JSON body); answers the item as
+    /// it was. A server that answers only `{"id":N}` (Jan 2021) gives an item with only the id.
+    public func v1Delete(id: Int, password: String) async throws(OpenMarketError) -> V1ItemDetail {
+        let issues = V1Rules.passwordIssues(password)
+        guard issues.isEmpty else { throw .validation(issues) }
+        let response = try await exchange(v1Requests.delete(id: id, password: password), credentials: [password])
+        do {
+            return try OpenMarketJSON.decodeV1Detail(response.body)
+        } catch {
+            return V1ItemDetail(id: id, title: "", descriptions: "", price: 0, currency: .KRW, stock: 0,
+                                thumbnails: [], images: [], registrationDate: Date(timeIntervalSince1970: 0))
+        }
+    }
+
+    private func v1Detail(_ request: TransportRequest, credentials: [String]) async throws(OpenMarketError) -> V1ItemDetail {
+        let response = try await exchange(request, credentials: credentials)
+        guard !Self.isBlank(response.body) else { throw .undecodable(path: "", reason: "the answer was empty") }
+        do {
+            return try OpenMarketJSON.decodeV1Detail(response.body)
+        } catch {
+            throw ErrorMapping(credentials: credentials).redacted(error)
+        }
+    }
+
+    // MARK: dialect-neutral calls on v1
+
+    /// v1 has no health endpoint: the API is up when its first page answers.
+    func v1HealthCheck() async throws(OpenMarketError) -> Bool {
+        let response = try await send(v1Requests.page(1), credentials: [])
+        return response.status == 200
+    }
+
+    /// Every item, walking the pages until the empty one (at most `maxPages`).
+    public func v1AllItems(maxPages: Int = 500) async throws(OpenMarketError) -> [V1ListItem] {
+        var items: [V1ListItem] = []
+        for page in 1...maxPages {
+            let answer = try await v1Page(page)
+            if answer.items.isEmpty { break }
+            items += answer.items
+            if answer.items.count < V1ListPage.itemsPerPage { break }
+        }
+        return items
+    }
+
+    /// A v2-shaped page for the panel: v1 gives neither newest-first order, nor totals, nor
+    /// search, so all pages are read and the page is cut from them here.
+    func v1ProductListPage(page: Int, itemsPerPage: Int, search: String?) async throws(OpenMarketError) -> ProductListPage {
+        var items = try await v1AllItems().sorted { $0.id > $1.id }
+        if let search, !search.isEmpty {
+            items = items.filter { $0.title.range(of: search, options: [.caseInsensitive]) != nil }
+        }
+        let size = max(1, itemsPerPage)
+        let total = items.count
+        let lastPage = (total + size - 1) / size
+        let start = min(total, max(0, (page - 1) * size))
+        let slice = items[start..<min(total, start + size)]
+        guard !slice.isEmpty else { return .empty(pageNo: page, itemsPerPage: size) }
+        return ProductListPage(pageNo: page, itemsPerPage: size, totalCount: total, offset: (page - 1) * size,
+                               limit: page * size, lastPage: lastPage, hasNext: page < lastPage, hasPrev: page > 1,
+                               pages: slice.map(\.productListItem))
+    }
+}
