@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TLS
+import TestSupport
 @testable import HTTPServer
 
 /// Runs a plain-HTTP test's body with server and clients speaking TLS instead.
