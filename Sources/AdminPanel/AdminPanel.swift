@@ -65,5 +65,6 @@ public final class AdminPanel: Sendable {
         await sweeper.stop()
         await server.shutdown()
         await app.staging.removeAll()
+        app.scratch.remove()
     }
 }
