@@ -33,9 +33,9 @@ let package = Package(
         .target(name: "HTTPClient", dependencies: ["NetworkIO"]),
         .target(name: "HTMLTemplates"),
         .target(name: "OpenMarketSandbox", dependencies: ["HTTPServer", "NetworkIO", "OpenMarketCore", "SQLiteStore"]),
-        .target(name: "AdminPanel", dependencies: ["HTTPServer", "HTTPClient", "NetworkIO", "HTMLTemplates", "OpenMarketCore", "SQLiteStore", "CSodium"]),
+        .target(name: "AdminPanel", dependencies: ["HTTPServer", "HTTPClient", "NetworkIO", "HTMLTemplates", "OpenMarketCore", "SQLiteStore", "CSodium", "TLS"]),
 
-        .executableTarget(name: "openmarket-admin", dependencies: ["AdminPanel", "NetworkIO", "OpenMarketSandbox"]),
+        .executableTarget(name: "openmarket-admin", dependencies: ["AdminPanel", "NetworkIO", "OpenMarketSandbox", "TLS"]),
         .executableTarget(name: "openmarket-sandbox", dependencies: ["OpenMarketSandbox"]),
         .executableTarget(name: "server-benchmark", dependencies: ["HTTPServer", "HTTPClient"]),
 
@@ -48,7 +48,7 @@ let package = Package(
         .testTarget(name: "TLSTests", dependencies: ["TLS"]),
         .testTarget(name: "HTMLTemplatesTests", dependencies: ["HTMLTemplates"]),
         .testTarget(name: "OpenMarketSandboxTests", dependencies: ["OpenMarketSandbox", "OpenMarketCore", "HTTPServer", "SQLiteStore"]),
-        .testTarget(name: "AdminPanelTests", dependencies: ["AdminPanel", "OpenMarketSandbox", "OpenMarketCore", "HTTPServer", "SQLiteStore"]),
+        .testTarget(name: "AdminPanelTests", dependencies: ["AdminPanel", "OpenMarketSandbox", "OpenMarketCore", "HTTPServer", "SQLiteStore", "TLS"]),
     ],
     swiftLanguageModes: [.v6]
 )

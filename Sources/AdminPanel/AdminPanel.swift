@@ -24,6 +24,7 @@ public final class AdminPanel: Sendable {
         var serverConfiguration = ServerConfiguration(host: configuration.host, port: configuration.port)
         serverConfiguration.eventLoopCount = max(1, configuration.eventLoopCount)
         serverConfiguration.limits.defaultBodyLimit = 64 * 1024
+        if let tls = configuration.tls { serverConfiguration.transportFactory = TLSTransport.factory(context: tls) }
         serverConfiguration.limits.maxConnections = configuration.maxConnections
         if let write = configuration.accessLog {
             serverConfiguration.accessLog = { entry in write(entry.line) }

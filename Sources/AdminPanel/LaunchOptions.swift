@@ -23,6 +23,11 @@ public struct LaunchOptions: Sendable, Equatable {
     public var seed = 0
     /// Extra origins `/media` may fetch images from (comma-separated on the command line).
     public var mediaOrigins: [URL] = []
+    /// HTTPS: `auto` (beyond loopback only), `on` or `off`.
+    public var tls = TLSMode.auto
+    /// A real certificate (PEM) and its key; without them a self-signed one is made in DATA/tls/.
+    public var tlsCertificateFile: String?
+    public var tlsKeyFile: String?
     /// `--allowed-host` (repeatable) / `OPENMARKET_ALLOWED_HOSTS` (comma-separated).
     public var allowedHosts: [String] = []
     /// `--activity-days`: how long activity rows are kept.
@@ -30,6 +35,17 @@ public struct LaunchOptions: Sendable, Equatable {
     /// `--max-connections`: open connections at most; when full, the longest-idle are closed.
     public var maxConnections = 10_000
     public var showHelp = false
+
+    public enum TLSMode: String, Sendable, Equatable { case auto, on, off }
+
+    /// Whether the panel serves HTTPS: `auto` means beyond loopback only.
+    public var servesHTTPS: Bool {
+        switch tls {
+        case .on: true
+        case .off: false
+        case .auto: !Self.isLoopback(host)
+        }
+    }
 
     public init() {}
 
@@ -43,6 +59,7 @@ public struct LaunchOptions: Sendable, Equatable {
         ("sign-in", "OPENMARKET_SIGN_IN"), ("seed", "OPENMARKET_SEED"),
         ("media-origin", "OPENMARKET_MEDIA_ORIGIN"), ("allowed-host", "OPENMARKET_ALLOWED_HOSTS"),
         ("activity-days", "OPENMARKET_ACTIVITY_DAYS"), ("max-connections", "OPENMARKET_MAX_CONNECTIONS"),
+        ("tls", "OPENMARKET_TLS"), ("tls-cert", "OPENMARKET_TLS_CERT"), ("tls-key", "OPENMARKET_TLS_KEY"),
     ]
 
     /// Flags that may be given more than once; their values add up (comma-joined).
@@ -80,13 +97,19 @@ public struct LaunchOptions: Sendable, Equatable {
           --activity-days N   keep the activity log this many days (default 365)
           --max-connections N open connections at most (default 10000); when full, the
                               longest-idle ones are closed to admit new ones
+          --tls auto|on|off   HTTPS (default auto: on when listening beyond loopback)
+          --tls-cert FILE     the HTTPS certificate (PEM, its chain may follow)
+          --tls-key FILE      its private key (PEM, readable by you alone: chmod 600);
+                              without both, a self-signed certificate is made once in
+                              DATA/tls/ and its SHA-256 fingerprint printed at every start
           --help              show this help
 
         Every option can also come from the environment: OPENMARKET_HOST, OPENMARKET_PORT,
         OPENMARKET_API, OPENMARKET_DIALECT, OPENMARKET_IDENTIFIER, OPENMARKET_SECRET,
         OPENMARKET_VENDOR_ID, OPENMARKET_DATA, OPENMARKET_SANDBOX_PORT, OPENMARKET_PUBLIC,
         OPENMARKET_TEMPLATES, OPENMARKET_TIMEOUT, OPENMARKET_SIGN_IN (1), OPENMARKET_SEED,
-        OPENMARKET_MEDIA_ORIGIN, OPENMARKET_ALLOWED_HOSTS (comma-separated), OPENMARKET_ACTIVITY_DAYS, OPENMARKET_MAX_CONNECTIONS.
+        OPENMARKET_MEDIA_ORIGIN, OPENMARKET_ALLOWED_HOSTS (comma-separated), OPENMARKET_ACTIVITY_DAYS, OPENMARKET_MAX_CONNECTIONS,
+        OPENMARKET_TLS, OPENMARKET_TLS_CERT, OPENMARKET_TLS_KEY.
         """
 
     /// A bad command line, explained in one line (the executable exits with status 2).
@@ -230,6 +253,17 @@ public struct LaunchOptions: Sendable, Equatable {
                 throw Problem(description: "--max-connections must be a number from 1 to 1000000")
             }
             maxConnections = value
+        }
+        if let text = given["tls"] {
+            guard let mode = TLSMode(rawValue: text.lowercased()) else {
+                throw Problem(description: "--tls must be auto, on or off, not '\(text)'")
+            }
+            tls = mode
+        }
+        tlsCertificateFile = given["tls-cert"]
+        tlsKeyFile = given["tls-key"]
+        if (tlsCertificateFile == nil) != (tlsKeyFile == nil) {
+            throw Problem(description: "--tls-cert and --tls-key go together")
         }
         if api != nil, dialect != .v1, identifier == nil || secret == nil {
             throw Problem(description: "--api needs --identifier and --secret (or OPENMARKET_IDENTIFIER and OPENMARKET_SECRET)")

@@ -1,5 +1,6 @@
 import Foundation
 import OpenMarketCore
+import TLS
 
 /// Everything the panel needs to run, decided by the executable (flags, environment, sandbox).
 public struct PanelConfiguration: Sendable {
@@ -57,6 +58,8 @@ public struct PanelConfiguration: Sendable {
     public var accessLog: (@Sendable (String) -> Void)? = { line in
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }
+    /// Non-nil serves HTTPS with this certificate: cookies are `Secure` and responses carry HSTS.
+    public var tls: TLSContext?
     /// Event-loop threads of the panel's server.
     public var eventLoopCount = ProcessInfo.processInfo.activeProcessorCount
 

@@ -4,6 +4,7 @@ extension PanelApp {
     /// The routes of design.md, wrapped so every response carries the security headers.
     func routes() -> Router {
         var router = Router()
+        if configuration.tls != nil { router.use(HTTPSHeaders.middleware) }
         router.use(SecurityHeaders.middleware)
         router.use(RetryAfter.middleware(fallback: Int(configuration.deleteAttemptWindow.rounded(.up))))
         router.use(hostCheckMiddleware())

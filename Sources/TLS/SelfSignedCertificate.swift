@@ -26,6 +26,8 @@ public enum SelfSignedCertificate {
         let keyFile = folder.appendingPathComponent(keyFileName).path
         let wanted = usableNames(names)
         if FileManager.default.fileExists(atPath: certificateFile), FileManager.default.fileExists(atPath: keyFile) {
+            // A key others could read may have leaked: say so rather than quietly replace it.
+            try KeyFilePermissions.check(keyFile)
             if try covers(certificateFile: certificateFile, names: wanted) {
                 return Files(certificateFile: certificateFile, keyFile: keyFile, created: false)
             }

@@ -136,13 +136,19 @@ configuration.maxConnections = options.maxConnections
 // Listening beyond loopback turns on sign-in (people with their own passwords); --sign-in on loopback too.
 configuration.signIn = options.signIn || !LaunchOptions.isLoopback(options.host)
 
+configuration.tls = httpsContext(for: options)
+
 let panel: AdminPanel
 do {
     panel = try AdminPanel(configuration: configuration)
     let port = try panel.start()
     shutdown.add { await panel.shutdown() }
     let shownHost = HostName.bracketed(options.host)
-    say("Admin panel:  http://\(shownHost):\(port)/")
+    say("Admin panel:  \(configuration.tls == nil ? "http" : "https")://\(shownHost):\(port)/")
+    if let fingerprint = configuration.tls?.certificateFingerprint {
+        // People compare it with what their browser shows before trusting the certificate.
+        say("TLS certificate SHA-256: \(fingerprint)")
+    }
     if panel.connectionCapacity < options.maxConnections {
         say("Open-file limit \(DescriptorLimit.current) (the hard limit) allows \(panel.connectionCapacity) connections, "
             + "fewer than --max-connections \(options.maxConnections); raise it with `ulimit -n`")

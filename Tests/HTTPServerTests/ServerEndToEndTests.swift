@@ -6,8 +6,9 @@ import Testing
 /// Starts a server on an ephemeral loopback port for one test.
 func withServer(_ router: Router, limits: ServerLimits = ServerLimits(), handlersOnLoops: Bool = false,
                 _ body: (HTTPServer, Int) async throws -> Void) async throws {
-    let server = HTTPServer(configuration: ServerConfiguration(port: 0, limits: limits, accessLog: nil,
-                                                               runHandlersOnEventLoops: handlersOnLoops), router: router)
+    var configuration = ServerConfiguration(port: 0, limits: limits, accessLog: nil, runHandlersOnEventLoops: handlersOnLoops)
+    if Wire.current == .tls { configuration.transportFactory = TLSTransport.factory(context: TestCertificate.serverContext) }
+    let server = HTTPServer(configuration: configuration, router: router)
     let port = try server.start()
     do { try await body(server, port) } catch {
         await server.shutdown(deadline: .seconds(1))

@@ -1,4 +1,5 @@
 import Foundation
+import TLS
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,9 +12,15 @@ import CDispatch
 ///
 /// Its socket calls block, so each runs on a Dispatch thread: blocking one of Swift
 /// concurrency's few cooperative threads would starve the server's handler tasks.
+///
+/// Under `Wire.$current.withValue(.tls)` it speaks TLS (trusting the test certificate), so the
+/// same tests check the server over HTTPS: bytes sent and read are the plaintext inside.
 final class RawClient: @unchecked Sendable {
     let fd: Int32
     private var buffer: [UInt8] = []
+    private var tls: TLSSession?
+    /// The server's close_notify arrived (plaintext before it is still read).
+    private var tlsClosed = false
 
     struct Response {
         var status: Int
@@ -28,7 +35,83 @@ final class RawClient: @unchecked Sendable {
     struct Failure: Error, CustomStringConvertible { var description: String }
 
     static func connect(port: Int, timeoutSeconds: Int = 20) async throws -> RawClient {
-        try await offPool { try RawClient(port: port, timeoutSeconds: timeoutSeconds) }
+        let wire = Wire.current
+        return try await offPool {
+            let client = try RawClient(port: port, timeoutSeconds: timeoutSeconds)
+            if wire == .tls { try client.blockingHandshake(context: TestCertificate.clientContext, serverName: "localhost") }
+            return client
+        }
+    }
+
+    /// A TLS client on a fresh connection, whatever the wire (e.g. with another client context).
+    static func connectTLS(port: Int, context: TLSContext, serverName: String = "localhost",
+                           timeoutSeconds: Int = 20) async throws -> RawClient {
+        try await offPool {
+            let client = try RawClient(port: port, timeoutSeconds: timeoutSeconds)
+            try client.blockingHandshake(context: context, serverName: serverName)
+            return client
+        }
+    }
+
+    /// The negotiated TLS version and ALPN protocol ("TLSv1.3", "http/1.1").
+    var tlsFacts: (version: String, alpn: String?)? { tls.map { ($0.protocolVersion, $0.negotiatedProtocol) } }
+
+    private func blockingHandshake(context: TLSContext, serverName: String) throws {
+        let session = try TLSSession(context: context, serverName: serverName)
+        tls = session
+        while true {
+            let outcome = session.handshake()
+            try sendTLSOutput()
+            switch outcome {
+            case .bytes: return
+            case .wantInput: try receiveCiphertext()
+            case .closed: throw Failure(description: "TLS closed during the handshake")
+            case .failed(let reason): throw Failure(description: "TLS handshake failed: \(reason)")
+            }
+        }
+    }
+
+    private func sendTLSOutput() throws {
+        guard let tls else { return }
+        while tls.pendingOutputCount > 0 {
+            var failure: Int32 = 0
+            tls.sendOutput { bytes in
+                let n = Glibc.send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
+                if n <= 0 { failure = errno; return 0 }
+                return n
+            }
+            if failure != 0 { throw Failure(description: "send: errno \(failure)") }
+        }
+    }
+
+    /// Receives ciphertext and appends what it decrypts to the plaintext buffer.
+    private func receiveCiphertext() throws {
+        guard let tls else { return }
+        if tlsClosed { throw Failure(description: "connection closed") }
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        let n = recv(fd, &chunk, chunk.count, 0)
+        guard n > 0 else { throw Failure(description: n == 0 ? "connection closed" : "recv: errno \(errno)") }
+        var closed = false
+        var failure: String?
+        chunk[0..<n].withUnsafeBytes { ciphertext in
+            tls.receive(ciphertext) {
+                var plain = [UInt8](repeating: 0, count: 16384)
+                while true {
+                    switch plain.withUnsafeMutableBytes({ tls.read(into: $0) }) {
+                    case .bytes(let got): buffer.append(contentsOf: plain[0..<got])
+                    case .wantInput: return
+                    case .closed: closed = true; return
+                    case .failed(let reason): failure = reason; return
+                    }
+                }
+            }
+        }
+        try sendTLSOutput()
+        if let failure { throw Failure(description: "TLS: \(failure)") }
+        if closed {
+            tlsClosed = true
+            throw Failure(description: "connection closed")
+        }
     }
 
     func send(_ text: String) async throws { try await offPool { try self.blockingSend(Array(text.utf8)) } }
@@ -64,6 +147,11 @@ final class RawClient: @unchecked Sendable {
     deinit { close(fd) }
 
     private func blockingSend(_ bytes: [UInt8]) throws {
+        if let tls {
+            guard case .bytes = bytes.withUnsafeBytes({ tls.write($0) }) else { throw Failure(description: "TLS write failed") }
+            try sendTLSOutput()
+            return
+        }
         var offset = 0
         while offset < bytes.count {
             let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -118,11 +206,25 @@ final class RawClient: @unchecked Sendable {
 
     /// True when the server closed the connection (reads EOF) without sending anything more.
     private func blockingReadsEOF() -> Bool {
+        if tls != nil {
+            // close_notify or a bare end of stream both count; plaintext does not.
+            while buffer.isEmpty {
+                do { try receiveCiphertext() } catch { return "\(error)" == "connection closed" }
+            }
+            return false
+        }
         var byte: UInt8 = 0
         return recv(fd, &byte, 1, 0) == 0
     }
 
     private func fill() throws {
+        if tls != nil {
+            let before = buffer.count
+            while buffer.count == before {
+                do { try receiveCiphertext() } catch { if buffer.count == before { throw error } }
+            }
+            return
+        }
         var chunk = [UInt8](repeating: 0, count: 65536)
         let n = recv(fd, &chunk, chunk.count, 0)
         guard n > 0 else { throw Failure(description: n == 0 ? "connection closed" : "recv: errno \(errno)") }
@@ -136,6 +238,22 @@ final class RawClient: @unchecked Sendable {
         }
         return nil
     }
+}
+
+/// How test clients and servers talk: plain HTTP, or HTTPS with the test certificate.
+enum Wire: Sendable {
+    case plain, tls
+    @TaskLocal static var current = Wire.plain
+}
+
+/// One self-signed certificate for the whole test run (for "localhost" and 127.0.0.1).
+enum TestCertificate {
+    static let files: SelfSignedCertificate.Files = {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("httpserver-tests-tls-\(getpid())")
+        return try! SelfSignedCertificate.ensure(in: folder, names: ["localhost", "127.0.0.1"])
+    }()
+    static let serverContext = try! TLSContext.server(certificateFile: files.certificateFile, keyFile: files.keyFile)
+    static let clientContext = try! TLSContext.client(trustedCertificateFiles: [files.certificateFile], systemTrust: false)
 }
 
 /// Runs blocking work on a thread of its own and awaits it. Not a global dispatch queue: on

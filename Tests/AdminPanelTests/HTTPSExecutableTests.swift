@@ -1,0 +1,139 @@
+import Foundation
+import Testing
+import TLS
+@testable import AdminPanel
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `openmarket-admin` over HTTPS, as a person sharing it on a LAN meets it: the printed
+/// fingerprint is the one clients see, the certificate survives restarts, pages carry HSTS and
+/// Secure cookies, and bad certificate files stop the start with one line.
+@Suite(.serialized) struct HTTPSExecutableTests {
+    typealias Exe = ExecutableTests
+
+    struct Started: @unchecked Sendable { var process: Process; var lines: String; var port: Int; var fingerprint: String }
+
+    /// Starts the panel with `--tls on` on loopback and reads its start-up lines.
+    static func start(data: URL, extra: [String] = []) throws -> Started {
+        let process = Process()
+        process.executableURL = try Exe.executable()
+        process.arguments = ["--port", "0", "--sandbox-port", "0", "--data", data.path, "--tls", "on"] + extra
+        process.currentDirectoryURL = URL(fileURLWithPath: "/")
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var printed = ""
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            printed += String(decoding: chunk, as: UTF8.self)
+            if let url = printed.range(of: #"Admin panel:\s+https://127\.0\.0\.1:(\d+)/"#, options: .regularExpression),
+               let line = printed.range(of: #"TLS certificate SHA-256: ([0-9A-F]{2}:){31}[0-9A-F]{2}\n"#, options: .regularExpression) {
+                let port = Int(printed[url].split(separator: ":").last!.dropLast()) ?? 0
+                let fingerprint = String(printed[line].dropFirst("TLS certificate SHA-256: ".count).dropLast())
+                return Started(process: process, lines: printed, port: port, fingerprint: fingerprint)
+            }
+        }
+        process.terminate()
+        throw Exe.Failure(description: "the panel did not print its https URL and fingerprint: \(printed)")
+    }
+
+    static func shell(_ command: String) async throws -> String {
+        try await Exe.offPool {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", command]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = output
+            try process.run()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return String(decoding: data, as: UTF8.self)
+        }
+    }
+
+    @Test func fingerprintIsPrintedMatchesTheWireAndSurvivesRestarts() async throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("admin-https-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let first = try await Exe.offPool { try Self.start(data: data) }
+        #expect(first.lines.contains("Made a self-signed TLS certificate"))
+        let certificate = data.appendingPathComponent("tls/cert.pem").path
+        let key = data.appendingPathComponent("tls/key.pem").path
+        let mode = try FileManager.default.attributesOfItem(atPath: key)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+
+        let seen = try await Self.shell("openssl s_client -connect 127.0.0.1:\(first.port) -servername localhost </dev/null 2>/dev/null"
+                                        + " | openssl x509 -noout -fingerprint -sha256")
+        #expect(seen.trimmingCharacters(in: .whitespacesAndNewlines).hasSuffix("=" + first.fingerprint), "\(seen)")
+
+        // A verified request (the certificate trusted explicitly): HSTS, Secure cookies.
+        let page = try await Self.shell("curl -sS -i --cacert \(certificate) https://localhost:\(first.port)/products?view=grid")
+        #expect(page.hasPrefix("HTTP/1.1 200"), "\(page.prefix(300))")
+        #expect(page.contains("Strict-Transport-Security: max-age=31536000"))
+        let cookies = page.split(separator: "\r\n").filter { $0.lowercased().hasPrefix("set-cookie:") }
+        #expect(!cookies.isEmpty)
+        #expect(cookies.allSatisfy { $0.hasSuffix("; Secure") || $0.contains("; Secure;") }, "\(cookies)")
+        // Plain HTTP on the same port: a 400 naming the https:// address.
+        let plain = try await Self.shell("curl -sS -i http://127.0.0.1:\(first.port)/products")
+        #expect(plain.hasPrefix("HTTP/1.1 400"))
+        #expect(plain.contains("https://127.0.0.1:\(first.port)/"))
+        #expect(try await Exe.stop(first.process) == 0)
+
+        let second = try await Exe.offPool { try Self.start(data: data) }
+        #expect(!second.lines.contains("Made a self-signed"))
+        #expect(second.fingerprint == first.fingerprint)
+        #expect(try await Exe.stop(second.process) == 0)
+    }
+
+    @Test func looseKeyPermissionsAndMismatchedFilesStopTheStartWithOneLine() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("admin-https-bad-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let one = try SelfSignedCertificate.ensure(in: folder.appendingPathComponent("one"), names: ["localhost"])
+        let two = try SelfSignedCertificate.ensure(in: folder.appendingPathComponent("two"), names: ["localhost"])
+        let base = ["--port", "0", "--sandbox-port", "0", "--data", folder.appendingPathComponent("data").path, "--tls", "on"]
+
+        let mismatched = try await Exe.offPool { try Exe.run(base + ["--tls-cert", one.certificateFile, "--tls-key", two.keyFile]) }
+        #expect(mismatched.status == 1)
+        #expect(mismatched.error.hasPrefix("openmarket-admin: ") && mismatched.error.filter { $0 == "\n" }.count == 1)
+        #expect(mismatched.error.contains(two.keyFile), "\(mismatched.error)")
+
+        let missing = try await Exe.offPool { try Exe.run(base + ["--tls-cert", "/no/such/cert.pem", "--tls-key", one.keyFile]) }
+        #expect(missing.status == 1 && missing.error.contains("/no/such/cert.pem"), "\(missing.error)")
+
+        chmod(one.keyFile, 0o640)
+        let loose = try await Exe.offPool { try Exe.run(base + ["--tls-cert", one.certificateFile, "--tls-key", one.keyFile]) }
+        #expect(loose.status == 1)
+        #expect(loose.error.contains(one.keyFile) && loose.error.contains("chmod 600"), "\(loose.error)")
+        #expect(loose.error.filter { $0 == "\n" }.count == 1)
+
+        // The self-signed key in DATA/tls/ is held to the same rule.
+        let data = folder.appendingPathComponent("data2")
+        let made = try SelfSignedCertificate.ensure(in: data.appendingPathComponent("tls"), names: ["localhost", "127.0.0.1", "::1"])
+        chmod(made.keyFile, 0o644)
+        let looseOwn = try await Exe.offPool {
+            try Exe.run(["--port", "0", "--sandbox-port", "0", "--data", data.path, "--tls", "on"])
+        }
+        #expect(looseOwn.status == 1 && looseOwn.error.contains("chmod 600"), "\(looseOwn.error)")
+    }
+
+    @Test func tlsFlagsParse() throws {
+        #expect(try LaunchOptions.parse([], environment: [:]).servesHTTPS == false)
+        #expect(try LaunchOptions.parse(["--host", "0.0.0.0"], environment: [:]).servesHTTPS)
+        #expect(try LaunchOptions.parse(["--host", "0.0.0.0", "--tls", "off"], environment: [:]).servesHTTPS == false)
+        #expect(try LaunchOptions.parse([], environment: ["OPENMARKET_TLS": "on"]).servesHTTPS)
+        let real = try LaunchOptions.parse(["--tls-cert", "c.pem", "--tls-key", "k.pem"], environment: [:])
+        #expect(real.tlsCertificateFile == "c.pem" && real.tlsKeyFile == "k.pem")
+        #expect(throws: LaunchOptions.Problem.self) { try LaunchOptions.parse(["--tls", "maybe"], environment: [:]) }
+        #expect(throws: LaunchOptions.Problem.self) { try LaunchOptions.parse(["--tls-cert", "c.pem"], environment: [:]) }
+    }
+
+    @Test func secureIsAddedToEveryCookieOnce() {
+        #expect(HTTPSHeaders.secured("a=1; Path=/; HttpOnly") == "a=1; Path=/; HttpOnly; Secure")
+        #expect(HTTPSHeaders.secured("a=1; Path=/; Secure; SameSite=None") == "a=1; Path=/; Secure; SameSite=None")
+        #expect(HTTPSHeaders.secured("secure=1; Path=/") == "secure=1; Path=/; Secure")
+    }
+}
