@@ -30,6 +30,9 @@
       });
     });
     root.querySelectorAll("form[data-product-form]").forEach(setUpUnsavedPrompt);
+    // The script's checks (same rules, the page's language, errors by their fields) replace the
+    // browser's own bubbles; without the script those still apply.
+    root.querySelectorAll("form[data-product-form]").forEach((form) => { form.noValidate = true; });
     root.querySelectorAll("[data-staged-images]").forEach(setUpStagedImages);
     const shortcutsButton = root.querySelector("[data-shortcuts-open]");
     if (shortcutsButton) {

@@ -173,3 +173,36 @@ def write_file(directory, name, data):
     with open(path, "wb") as handle:
         handle.write(data)
     return path
+
+
+AXE_WHEEL = "axe-playwright-python"
+
+
+def axe_source():
+    """axe-core's axe.min.js, taken from the PyPI wheel of axe-playwright-python (pip download,
+    never committed). scripts/test fetches it into AXE_JS; without it, it is fetched here once
+    into a cache folder outside the repository."""
+    given = os.environ.get("AXE_JS")
+    if given and os.path.exists(given):
+        with open(given, encoding="utf-8") as handle:
+            return handle.read()
+    cache = os.path.join(tempfile.gettempdir(), "openmarket-axe")
+    target = os.path.join(cache, "axe.min.js")
+    if not os.path.exists(target):
+        import glob
+        import zipfile
+        os.makedirs(cache, exist_ok=True)
+        subprocess.check_call(["python3", "-m", "pip", "download", "--no-deps", "-q", "-d", cache, AXE_WHEEL])
+        wheel = sorted(glob.glob(os.path.join(cache, "axe_playwright_python-*.whl")))[-1]
+        with zipfile.ZipFile(wheel) as archive:
+            name = next(n for n in archive.namelist() if n.endswith("/axe.min.js"))
+            with open(target + ".part", "wb") as handle:
+                handle.write(archive.read(name))
+        os.replace(target + ".part", target)
+    with open(target, encoding="utf-8") as handle:
+        return handle.read()
+
+
+def set_theme(driver, theme):
+    """Emulates the reader's colour scheme (the stylesheet follows prefers-color-scheme)."""
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": theme}]})
