@@ -23,6 +23,23 @@
     root.querySelectorAll("[data-delete-open]").forEach(setUpDeleteDialog);
     root.querySelectorAll("[data-gallery]").forEach(setUpGallery);
     root.querySelectorAll("form[data-upload-form]").forEach(setUpUploadForm);
+    root.querySelectorAll("form[data-product-form]:not([data-upload-form])").forEach((form) => {
+      form.addEventListener("submit", (event) => {
+        const errors = checkFields(form);
+        if (errors.length > 0) { event.preventDefault(); showErrors(form, errors); }
+      });
+    });
+    root.querySelectorAll("form[data-product-form]").forEach(setUpUnsavedPrompt);
+    root.querySelectorAll("[data-staged-images]").forEach(setUpStagedImages);
+    const shortcutsButton = root.querySelector("[data-shortcuts-open]");
+    if (shortcutsButton) {
+      shortcutsButton.hidden = false;
+      shortcutsButton.addEventListener("click", openShortcutsHelp);
+    }
+    if (location.hash === "#search-q") {
+      const search = root.querySelector("#search-q");
+      if (search) search.focus();
+    }
     // A form that came back with errors or a conflict takes focus to what needs reading first.
     const summary = root.querySelector("[data-error-summary]") || root.querySelector("[data-conflict]");
     if (summary) summary.focus();
@@ -133,7 +150,8 @@
         .length;
     }
 
-    function addFiles(files) {
+    async function addFiles(files) {
+      input.value = "";
       for (const file of files) {
         if (picked.length + stagedCount() >= maxImages) {
           announce(T("picker_too_many", { max: maxImages, file: file.name }));
@@ -143,10 +161,13 @@
           announce(T("picker_type", { file: file.name }));
           continue;
         }
+        // A pixel bomb is refused by its header before anything decodes it.
+        const tooLarge = pixelProblem(file, await readDimensions(file), picker);
+        if (tooLarge) { announce(tooLarge); continue; }
         picked.push({ file, url: URL.createObjectURL(file), status: "" });
       }
-      input.value = "";
       input.required = picked.length + stagedCount() === 0;
+      form.dataset.pickedCount = String(picked.length);
       render();
     }
 
@@ -174,12 +195,20 @@
         const remove = toolButton(T("picker_remove"), T("picker_remove_file", { file: entry.file.name }), () => {
           URL.revokeObjectURL(entry.url);
           picked.splice(index, 1);
+          form.dataset.pickedCount = String(picked.length);
           input.required = picked.length + stagedCount() === 0;
           render();
           input.focus();
         });
         tools.append(earlier, later, remove);
-        item.append(img, name, size, tools);
+        item.append(img);
+        if (index === 0 && stagedCount() === 0) {
+          const badge = document.createElement("span");
+          badge.className = "image-item__badge";
+          badge.textContent = T("thumbnail_badge");
+          item.append(badge);
+        }
+        item.append(name, size, tools);
         item.addEventListener("dragstart", (event) => {
           event.dataTransfer.setData("text/x-image-index", String(index));
           event.dataTransfer.effectAllowed = "move";
@@ -230,24 +259,33 @@
       });
     }
 
+    // Every rule the browser can check is checked first — fields, count, types, pixels — and
+    // nothing is shrunk or sent while one fails. While images are prepared the button is
+    // disabled and busy, with a visible status.
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
       if (form.dataset.busy === "true") return;
-      form.dataset.busy = "true";
-      const submit = form.querySelector("button[type=submit]");
-      if (submit) submit.disabled = true;
+      const submit = form.querySelector("button[type=submit]:not([name])");
+      setBusy(form, submit, true, T("preparing"));
       try {
+        const errors = checkFields(form).concat(await checkImages(form, picker, picked, stagedCount()));
+        if (errors.length > 0) {
+          setBusy(form, submit, false);
+          showErrors(form, errors);
+          return;
+        }
+        clearErrors(form);
         const data = new FormData(form);
         data.delete("images");
         for (const entry of picked) {
           const blob = await shrinkToFit(entry.file, maxBytes);
           data.append("images", blob, blob.name || entry.file.name);
         }
+        setStatus(form, T("uploading"));
         upload(form, data);
       } catch (error) {
         announce(T("picker_prepare_failed", { reason: error.message }));
-        form.dataset.busy = "false";
-        if (submit) submit.disabled = false;
+        setBusy(form, submit, false);
       }
     });
 
@@ -294,10 +332,7 @@
     });
     // The form stays as it is (values and chosen images kept), with one alert above it.
     function fail(message) {
-      if (status) status.hidden = true;
-      form.dataset.busy = "false";
-      const submit = form.querySelector("button[type=submit]");
-      if (submit) submit.disabled = false;
+      setBusy(form, form.querySelector("button[type=submit]:not([name])"), false);
       let note = form.querySelector("[data-upload-failure]");
       if (!note) {
         note = document.createElement("p");
@@ -319,6 +354,386 @@
     xhr.addEventListener("error", () => fail(T("upload_unreachable")));
     xhr.addEventListener("abort", () => fail(T("upload_aborted")));
     xhr.send(data);
+  }
+
+  function setStatus(form, text) {
+    const status = form.querySelector("[data-upload-status]");
+    const label = form.querySelector("[data-upload-label]");
+    if (label && text) label.textContent = text;
+    if (status) status.hidden = false;
+  }
+
+  function setBusy(form, submit, busy, text) {
+    form.dataset.busy = busy ? "true" : "false";
+    if (busy) form.setAttribute("aria-busy", "true"); else form.removeAttribute("aria-busy");
+    if (submit) {
+      submit.disabled = busy;
+      if (busy) submit.setAttribute("aria-busy", "true"); else submit.removeAttribute("aria-busy");
+    }
+    const status = form.querySelector("[data-upload-status]");
+    if (busy) setStatus(form, text);
+    else if (status) status.hidden = true;
+  }
+
+  // ---- Client-side checks: the same rules as the server (OpenMarketCore's ProductRules),
+  // with the same texts from the catalog, shown by their fields before anything is uploaded.
+  function characters(text) {
+    if (window.Intl && Intl.Segmenter) return Array.from(new Intl.Segmenter().segment(text)).length;
+    return Array.from(text).length;
+  }
+
+  function readNumber(input) {
+    if (!input) return { empty: true };
+    if (input.validity && input.validity.badInput) return { bad: true };
+    const text = input.value.replace(/[,_ ₩$]/g, "");
+    if (text.trim() === "") return { empty: true };
+    const value = Number(text);
+    return Number.isFinite(value) ? { value } : { bad: true };
+  }
+
+  function formatMoney(amount, currency) {
+    const digits = currency === "USD" ? 2 : 0;
+    const text = new Intl.NumberFormat("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(amount);
+    return (currency === "USD" ? "$" : "₩") + text;
+  }
+
+  function checkFields(form) {
+    const errors = [];
+    const field = (name) => form.querySelector(`[name="${name}"]:not([type=hidden])`);
+    for (const name of ["name", "description"]) {
+      const input = field(name);
+      if (!input) continue;
+      const text = name === "name" ? input.value.trim() : input.value;
+      const min = Number(input.getAttribute("minlength")) || 0;
+      const max = Number(input.getAttribute("maxlength")) || Infinity;
+      const count = characters(text);
+      if (text.trim() === "") errors.push({ field: name, message: T("check_required") });
+      else if (count < min || count > max) errors.push({ field: name, message: T(`check_${name}_length`, { min, max, count }) });
+    }
+    const currencyInput = field("currency");
+    const currency = currencyInput ? currencyInput.value : "KRW";
+    const price = readNumber(field("price"));
+    const priceOK = field("price") && !price.bad && !price.empty && price.value > 0;
+    if (field("price") && !priceOK) errors.push({ field: "price", message: T("check_price") });
+    const discount = readNumber(field("discounted_price"));
+    if (discount.bad || (!discount.empty && discount.value < 0)) {
+      errors.push({ field: "discounted_price", message: T("check_discount") });
+    } else if (priceOK && !discount.empty && discount.value > price.value) {
+      errors.push({ field: "discounted_price", message: T("check_discount_over_price", { price: formatMoney(price.value, currency) }) });
+    }
+    const stock = readNumber(field("stock"));
+    if (stock.bad || (!stock.empty && (stock.value < 0 || !Number.isInteger(stock.value)))) {
+      errors.push({ field: "stock", message: T("check_stock") });
+    }
+    return errors;
+  }
+
+  async function checkImages(form, picker, picked, staged) {
+    const errors = [];
+    const max = Number(picker.dataset.maxImages) || 5;
+    const count = picked.length + staged;
+    if (count < 1) errors.push({ field: "images", message: T("check_images_none") });
+    else if (count > max) errors.push({ field: "images", message: T("check_images_too_many", { max, count }) });
+    for (const entry of picked) {
+      if (!/^image\/(jpeg|png|gif|webp)$/.test(entry.file.type)) {
+        errors.push({ field: "images", message: T("picker_type", { file: entry.file.name }) });
+        continue;
+      }
+      const problem = pixelProblem(entry.file, await readDimensions(entry.file), picker);
+      if (problem) errors.push({ field: "images", message: problem });
+    }
+    return errors;
+  }
+
+  function pixelProblem(file, size, picker) {
+    if (!size) return null; // an unreadable header is left to the server, like the core does
+    const side = Number(picker.dataset.maxSide) || 10000;
+    const pixels = Number(picker.dataset.maxPixels) || 40000000;
+    if (size.width <= side && size.height <= side && size.width * size.height <= pixels && size.width > 0 && size.height > 0) return null;
+    const group = (n) => new Intl.NumberFormat("en-US").format(n);
+    return T("check_pixels", { file: file.name, width: group(size.width), height: group(size.height),
+      side: group(side), megapixels: Math.floor(pixels / 1e6) });
+  }
+
+  // The declared size from the header (PNG IHDR, GIF screen, JPEG SOFn, WebP VP8/VP8L/VP8X),
+  // the same reading as OpenMarketCore's ImageDimensions; never decodes a pixel.
+  async function readDimensions(file) {
+    try {
+      let bytes = new Uint8Array(await file.slice(0, 512 * 1024).arrayBuffer());
+      let size = dimensionsOf(bytes);
+      if (!size && bytes[0] === 0xFF && file.size > bytes.length && file.size <= 64 * 1024 * 1024) {
+        bytes = new Uint8Array(await file.arrayBuffer());
+        size = dimensionsOf(bytes);
+      }
+      return size;
+    } catch (error) {
+      return null;
+    }
+  }
+
+  function dimensionsOf(b) {
+    const at = (i) => (i >= 0 && i < b.length ? b[i] : -1);
+    const be16 = (i) => (i + 1 < b.length ? (b[i] << 8) | b[i + 1] : -1);
+    const le16 = (i) => (i + 1 < b.length ? b[i] | (b[i + 1] << 8) : -1);
+    const be32 = (i) => (i + 3 < b.length ? ((b[i] << 24) >>> 0) + (b[i + 1] << 16) + (b[i + 2] << 8) + b[i + 3] : -1);
+    const le24 = (i) => (i + 2 < b.length ? b[i] | (b[i + 1] << 8) | (b[i + 2] << 16) : -1);
+    const ascii = (i, text) => Array.from(text).every((c, k) => at(i + k) === c.charCodeAt(0));
+    const size = (width, height) => (width < 0 || height < 0 ? null : { width, height });
+    if (at(0) === 0x89 && ascii(1, "PNG")) return ascii(12, "IHDR") ? size(be32(16), be32(20)) : null;
+    if (ascii(0, "GIF8")) return size(le16(6), le16(8));
+    if (ascii(0, "RIFF") && ascii(8, "WEBP")) {
+      if (ascii(12, "VP8X")) { const w = le24(24), h = le24(27); return w < 0 || h < 0 ? null : size(w + 1, h + 1); }
+      if (ascii(12, "VP8L")) {
+        if (at(20) !== 0x2F || b.length < 25) return null;
+        return size(1 + (b[21] | ((b[22] & 0x3F) << 8)), 1 + ((b[22] >> 6) | (b[23] << 2) | ((b[24] & 0x0F) << 10)));
+      }
+      if (ascii(12, "VP8 ")) {
+        if (at(23) !== 0x9D || at(24) !== 0x01 || at(25) !== 0x2A) return null;
+        const w = le16(26), h = le16(28);
+        return w < 0 || h < 0 ? null : size(w & 0x3FFF, h & 0x3FFF);
+      }
+      return null;
+    }
+    if (at(0) === 0xFF && at(1) === 0xD8) {
+      let offset = 2;
+      while (offset < b.length) {
+        if (at(offset) !== 0xFF) return null;
+        while (at(offset + 1) === 0xFF) offset += 1;
+        const marker = at(offset + 1);
+        if (marker < 0) return null;
+        if (marker === 0xD8 || marker === 0x01 || (marker >= 0xD0 && marker <= 0xD7)) { offset += 2; continue; }
+        if (marker === 0xD9 || marker === 0xDA) return null;
+        const length = be16(offset + 2);
+        if (length < 2) return null;
+        if (marker >= 0xC0 && marker <= 0xCF && marker !== 0xC4 && marker !== 0xC8 && marker !== 0xCC) {
+          return size(be16(offset + 7), be16(offset + 5));
+        }
+        offset += 2 + length;
+      }
+    }
+    return null;
+  }
+
+  // Errors by their fields (like the server's: a .field-error tied by aria-describedby) and a
+  // summary whose links select the field's content.
+  function clearErrors(form) {
+    form.querySelectorAll("[data-client-error]").forEach((node) => node.remove());
+    document.querySelectorAll("[data-error-summary]").forEach((node) => node.remove());
+    form.querySelectorAll(".field-error:not([data-picker-message])").forEach((node) => node.remove());
+    form.querySelectorAll(".field--invalid").forEach((node) => node.classList.remove("field--invalid"));
+    form.querySelectorAll("[aria-invalid]").forEach((node) => node.removeAttribute("aria-invalid"));
+  }
+
+  function showErrors(form, errors) {
+    clearErrors(form);
+    const byField = new Map();
+    for (const error of errors) byField.set(error.field, (byField.get(error.field) || []).concat(error.message));
+    for (const [name, messages] of byField) {
+      const input = form.querySelector(`#${name}`);
+      if (!input) continue;
+      const box = input.closest(".field");
+      if (box) box.classList.add("field--invalid");
+      const note = document.createElement("p");
+      note.className = "field-error";
+      note.id = `${name}-error`;
+      note.dataset.clientError = "";
+      note.textContent = messages.join(" ");
+      (box || input.parentElement).append(note);
+      input.setAttribute("aria-invalid", "true");
+      const described = (input.getAttribute("aria-describedby") || "").split(" ").filter((id) => id && id !== note.id);
+      input.setAttribute("aria-describedby", described.concat(note.id).join(" "));
+    }
+    const summary = document.createElement("div");
+    summary.className = "error-summary";
+    summary.setAttribute("role", "alert");
+    summary.tabIndex = -1;
+    summary.dataset.errorSummary = "";
+    summary.dataset.clientError = "";
+    const heading = document.createElement("h2");
+    heading.textContent = errors.length === 1 ? T("check_summary_one") : T("check_summary", { count: errors.length });
+    const list = document.createElement("ul");
+    for (const error of errors) {
+      const item = document.createElement("li");
+      const link = document.createElement("a");
+      link.href = `#${error.field}`;
+      link.textContent = error.message;
+      item.append(link);
+      list.append(item);
+    }
+    summary.append(heading, list);
+    form.before(summary);
+    summary.focus();
+  }
+
+  // Following an error link puts the cursor in the field with its content selected, so typing
+  // replaces the wrong value instead of adding to it.
+  document.addEventListener("click", (event) => {
+    const link = event.target.closest && event.target.closest("[data-error-summary] a[href^='#']");
+    if (!link) return;
+    const target = document.getElementById(link.getAttribute("href").slice(1));
+    if (!target) return;
+    event.preventDefault();
+    target.focus();
+    if (typeof target.select === "function" && target.type !== "file" && target.type !== "radio") target.select();
+  });
+
+  // ---- Unsaved changes: leaving a changed register or edit form (a link, back, close) asks
+  // first; submitting does not.
+  let leaving = false;
+  function formSnapshot(form) {
+    return JSON.stringify(Array.from(new FormData(form)).filter(([name, value]) =>
+      typeof value === "string" && name !== "csrf_token" && !name.startsWith("loaded_")));
+  }
+  function setUpUnsavedPrompt(form) {
+    const initial = formSnapshot(form);
+    form.isUnsaved = () => form.dataset.submitting !== "true" &&
+      (form.hasAttribute("data-kept-input") || Number(form.dataset.pickedCount || 0) > 0 || formSnapshot(form) !== initial);
+    // Registered after the checks, so a refused submit still counts as unsaved. (The upload form
+    // always sends by script and never unloads the page.)
+    form.addEventListener("submit", (event) => {
+      if (!event.defaultPrevented) form.dataset.submitting = "true";
+    });
+  }
+  function unsavedForm() {
+    return Array.from(document.querySelectorAll("form[data-product-form]")).find((form) => form.isUnsaved && form.isUnsaved());
+  }
+  window.addEventListener("beforeunload", (event) => {
+    if (leaving || !unsavedForm()) return;
+    event.preventDefault();
+    event.returnValue = "";
+  });
+  document.addEventListener("click", (event) => {
+    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    const link = event.target.closest && event.target.closest("a[href]");
+    if (!link || link.target === "_blank" || link.hasAttribute("download")) return;
+    const url = new URL(link.href, location.href);
+    if (url.origin === location.origin && url.pathname === location.pathname && url.search === location.search && url.hash) return;
+    if (!unsavedForm()) return;
+    if (window.confirm(T("unsaved_confirm"))) leaving = true;
+    else event.preventDefault();
+  });
+
+  // ---- Kept images (after an error): ←/→ reorder them in place (the hidden staged_order inputs
+  // travel with them); the first carries the thumbnail badge. Without JS the same buttons submit.
+  function setUpStagedImages(box) {
+    const list = box.querySelector(".image-list");
+    if (!list) return;
+    function refresh() {
+      const items = Array.from(list.children);
+      items.forEach((item, index) => {
+        const [earlier, later] = item.querySelectorAll("[data-staged-move]");
+        if (earlier) earlier.disabled = index === 0;
+        if (later) later.disabled = index === items.length - 1;
+        item.classList.toggle("image-item--first", index === 0);
+        const badge = item.querySelector("[data-thumbnail-badge]");
+        if (index === 0 && !badge) {
+          const span = document.createElement("span");
+          span.className = "image-item__badge";
+          span.dataset.thumbnailBadge = "";
+          span.textContent = T("thumbnail_badge");
+          item.querySelector("img").after(span);
+        } else if (index !== 0 && badge) badge.remove();
+      });
+    }
+    list.addEventListener("click", (event) => {
+      const button = event.target.closest("[data-staged-move]");
+      if (!button) return;
+      event.preventDefault();
+      const item = button.closest("li");
+      const step = Number(button.dataset.stagedMove);
+      const sibling = step < 0 ? item.previousElementSibling : item.nextElementSibling;
+      if (!sibling) return;
+      if (step < 0) sibling.before(item); else sibling.after(item);
+      const form = box.closest("form");
+      if (form) form.dataset.keptInput = "";
+      refresh();
+      const same = item.querySelector(`[data-staged-move="${step}"]`);
+      (same && !same.disabled ? same : item.querySelector("[data-staged-move]:not(:disabled)") || button).focus();
+    });
+    refresh();
+  }
+
+  // ---- Keyboard shortcuts (off while typing): / search, n new, g grid, l list, j/k next/previous
+  // product, ? this help.
+  function typing(target) {
+    return target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
+  }
+  document.addEventListener("keydown", (event) => {
+    if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || typing(event.target)) return;
+    if (document.querySelector("dialog[open]")) return;
+    const go = (url) => { location.href = url; };
+    switch (event.key) {
+      case "/": {
+        event.preventDefault();
+        const search = document.querySelector("#search-q");
+        if (search) { search.focus(); search.select(); } else go("/products#search-q");
+        break;
+      }
+      case "n": event.preventDefault(); go("/products/new"); break;
+      case "g":
+      case "l": {
+        event.preventDefault();
+        const view = event.key === "g" ? "grid" : "list";
+        const toggle = document.querySelector(`a[data-view-toggle][href*="view=${view}"]`);
+        if (toggle) toggle.click(); else go(`/products?view=${view}`);
+        break;
+      }
+      case "j":
+      case "k": {
+        const links = Array.from(document.querySelectorAll("[data-product-id] a[href^='/products/']"));
+        if (links.length === 0) return;
+        event.preventDefault();
+        const current = links.indexOf(document.activeElement);
+        const next = current < 0 ? (event.key === "j" ? 0 : links.length - 1)
+          : Math.max(0, Math.min(links.length - 1, current + (event.key === "j" ? 1 : -1)));
+        links[next].focus();
+        links[next].scrollIntoView({ block: "nearest" });
+        break;
+      }
+      case "?": event.preventDefault(); openShortcutsHelp(); break;
+      default: break;
+    }
+  });
+
+  function openShortcutsHelp() {
+    let dialog = document.querySelector("dialog[data-shortcuts-dialog]");
+    if (!dialog) {
+      dialog = document.createElement("dialog");
+      dialog.className = "dialog";
+      dialog.dataset.shortcutsDialog = "";
+      dialog.setAttribute("aria-labelledby", "shortcuts-title");
+      const heading = document.createElement("h2");
+      heading.id = "shortcuts-title";
+      heading.textContent = T("shortcuts_title");
+      const list = document.createElement("dl");
+      list.className = "shortcuts";
+      for (const [key, text] of [["/", "shortcuts_search"], ["n", "shortcuts_new"], ["g", "shortcuts_grid"], ["l", "shortcuts_list"],
+        ["j", "shortcuts_next"], ["k", "shortcuts_previous"], ["?", "shortcuts_help"]]) {
+        const term = document.createElement("dt");
+        const kbd = document.createElement("kbd");
+        kbd.textContent = key;
+        term.append(kbd);
+        const description = document.createElement("dd");
+        description.textContent = T(text);
+        list.append(term, description);
+      }
+      const note = document.createElement("p");
+      note.className = "hint";
+      note.textContent = T("shortcuts_note");
+      const actions = document.createElement("div");
+      actions.className = "dialog__actions";
+      const close = document.createElement("button");
+      close.type = "button";
+      close.className = "button";
+      close.textContent = T("close");
+      close.addEventListener("click", () => dialog.close());
+      actions.append(close);
+      dialog.append(heading, list, note, actions);
+      document.body.append(dialog);
+    }
+    if (typeof dialog.showModal === "function" && !dialog.open) dialog.showModal();
+    const button = dialog.querySelector("button");
+    if (button) button.focus();
   }
 
   function showDocument(html, url, navigated) {

@@ -34,6 +34,9 @@ extension PanelApp {
         let currency = Currency(rawValue: state.values.currency) ?? .KRW
         context.merge(FormIssues.templateFields(state.issues, l, currency: currency)) { _, new in new }
         context["csrf_token"] = .string(csrfToken)
+        // A form shown again (errors, a conflict, kept images) holds typed input: leaving asks first.
+        context["kept_input"] = .bool(!state.issues.isEmpty || state.alert != nil || !state.conflict.isEmpty
+                                      || !(state.staged?.images.isEmpty ?? true))
         context["alert"] = state.alert.map { .object(["message": .string($0)]) } ?? .null
         context["mode_register"] = .bool(productID == nil)
         context["mode_edit"] = .bool(productID != nil)
@@ -92,6 +95,8 @@ extension PanelApp {
                             "filename": .string(image.filename),
                             "size_text": .string(Self.sizeText(image.size)),
                             "index": .int(index),
+                            "earlier_label": .string(l("js_picker_earlier", ["file": image.filename])),
+                            "later_label": .string(l("js_picker_later", ["file": image.filename])),
                             "first": .bool(index == 0),
                             "last": .bool(index == staged.images.count - 1),
                         ])

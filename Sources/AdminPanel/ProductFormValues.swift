@@ -111,6 +111,8 @@ struct ProductFormValues: Sendable, Equatable {
             "images_min": .int(ProductRules.imageCount.lowerBound),
             "images_max": .int(ProductRules.imageCount.upperBound),
             "image_max_bytes": .int(ProductRules.maxImageBytes),
+            "image_max_side": .int(ProductRules.maxImageSide),
+            "image_max_pixels": .int(ProductRules.maxImagePixels),
             "image_max_text": .string("\(ProductRules.maxImageBytes / 1024) KB"),
             "name_hint": .string(l("form_name_hint", ["min": "\(nameLength.lowerBound)", "max": "\(nameLength.upperBound)"])),
             "description_hint": .string(l("form_description_hint", ["min": "\(descriptionLength.lowerBound)",

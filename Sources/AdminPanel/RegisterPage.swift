@@ -25,21 +25,14 @@ extension PanelApp {
         let values = ProductFormValues { form.fields[$0] }
         var (parsed, issues) = values.parse()
 
-        // Check the new files by their bytes; only real images of an allowed size are staged.
+        // Check the new files by their bytes and declared pixels; only images within every limit are staged.
         var incoming: [(filename: String, data: Data, format: ImageFormat)] = []
         for file in form.files(named: "images") {
             let data = try await staging.read(file)
             let name = Self.safeFilename(file.filename)
-            guard let format = ImageFormat.detect(data) else {
-                issues.append(FieldIssue(field: "images", message: "“\(name)” is not a JPEG, PNG, GIF or WebP image.",
-                                         code: "image_type", arguments: ["file": name]))
-                continue
-            }
-            guard data.count <= ProductRules.maxImageBytes else {
-                issues.append(FieldIssue(field: "images",
-                    message: "“\(name)” is \(Self.sizeText(data.count)); each image can be at most \(ProductRules.maxImageBytes / 1024) KB.",
-                    code: "image_too_big", arguments: ["file": name, "size": "\((data.count + 1023) / 1024)",
-                                                       "max": "\(ProductRules.maxImageBytes / 1024)"]))
+            let fileIssues = ProductRules.fileIssues(filename: name, data: data)
+            guard fileIssues.isEmpty, let format = ImageFormat.detect(data) else {
+                issues += fileIssues
                 continue
             }
             incoming.append((name, data, format))
@@ -59,6 +52,16 @@ extension PanelApp {
             if !incoming.isEmpty {
                 staged = try? await staging.stage(token: nil, owner: session.id, adding: incoming, removing: [])
             }
+        }
+
+        // The kept images in the seller's order; an order button (no JS) only re-shows the form.
+        let move = form.fields["staged_move"]
+        if let current = staged {
+            let order = form.fields.all("staged_order").compactMap { Int($0) }
+            staged = (current.token, StagedOrder.apply(current.images, order: order, move: move))
+        }
+        if move != nil {
+            return try registerPage(ProductFormState(values: values, staged: staged), visit: visit, status: 200)
         }
 
         var uploads: [ImageUpload] = []

@@ -2,9 +2,27 @@ import Foundation
 import NetworkIO
 
 /// A pure parser for one HTTP/1.1 response, for `HTTPClient`: feed bytes, ask whether the
-/// response is complete. Handles Content-Length, chunked and read-until-close bodies, and
-/// responses that never have a body (HEAD, 1xx, 204, 304). Interim 1xx responses are skipped.
+/// response is complete. It does no I/O, so it can be tested byte by byte.
+///
+/// As strict as the server's `RequestParser` (RFC 9112), because a lenient client is the other
+/// half of response splitting: lines end in CRLF only (a bare CR or LF is an error), no obsolete
+/// line folding, header names are tokens and values hold no control characters (`HTTPSyntax`),
+/// the body framing must be unambiguous (one Content-Length of digits, or Transfer-Encoding
+/// exactly `chunked`, never both), chunk-size lines and the CRLF after each chunk are exact,
+/// nothing may follow a response that nobody asked for, and every part has a limit.
+///
+/// Bodies: Content-Length, chunked, or read until close; none for HEAD, 1xx, 204 and 304.
+/// Interim 1xx responses are skipped (a few of them).
 struct ResponseParser {
+    struct Limits: Sendable {
+        /// The status line and header fields together (and the trailer section on its own).
+        var maxHeaderBytes = 64 * 1024
+        var maxHeaderCount = 100
+        var maxChunkLineBytes = 1024
+        var maxInterimResponses = 8
+        var maxBodyBytes = 64 * 1024 * 1024
+    }
+
     struct Response {
         var status: Int
         var headers: [(String, String)]
@@ -16,18 +34,36 @@ struct ResponseParser {
     enum Outcome {
         case complete(Response)
         case needMore
-        case malformed
+        /// Not valid HTTP/1.1, or over a limit; the connection cannot be trusted any more.
+        case malformed(reason: String)
     }
 
     private enum Framing { case none, length(Int), chunked, untilClose }
-    private enum State { case head, body, chunkSize, chunkData(Int), chunkDataEnd, trailers, done }
 
+    private enum State {
+        case statusLine
+        case headerLines
+        case body
+        case chunkSize
+        case chunkData(remaining: Int)
+        case chunkDataEnd
+        case trailers
+        case done
+        case failed(String)
+    }
+
+    let limits: Limits
     private let isHeadRequest: Bool
-    private let maxHeaderBytes = 64 * 1024
-    private let maxBodyBytes: Int
     private var buffer: [UInt8] = []
+    /// The first byte not consumed yet.
     private var start = 0
-    private var state = State.head
+    /// Where the search for the current line's LF goes on, so no byte is looked at twice.
+    private var scanned = 0
+    private var state = State.statusLine
+    /// Bytes of the head (or trailer section) read so far, for `maxHeaderBytes`.
+    private var sectionBytes = 0
+    private var interimResponses = 0
+    private var minorVersion = 1
     private var status = 0
     private var headers: [(String, String)] = []
     private var framing = Framing.none
@@ -37,131 +73,233 @@ struct ResponseParser {
     /// Bytes of the response received so far (0 means the server sent nothing at all).
     private(set) var receivedBytes = 0
 
-    init(isHeadRequest: Bool, maxBodyBytes: Int = 64 * 1024 * 1024) {
+    init(isHeadRequest: Bool, limits: Limits = Limits()) {
         self.isHeadRequest = isHeadRequest
-        self.maxBodyBytes = maxBodyBytes
+        self.limits = limits
     }
 
     mutating func feed(_ bytes: UnsafeRawBufferPointer) {
-        if start > 0 && start == buffer.count { buffer.removeAll(keepingCapacity: true); start = 0 }
+        if start > 0 && (start == buffer.count || start >= 64 * 1024) {
+            buffer.removeFirst(start)
+            scanned -= start
+            start = 0
+        }
         buffer.append(contentsOf: bytes)
         receivedBytes += bytes.count
     }
 
     /// The peer closed: completes a read-until-close body, else the response is cut short.
     mutating func finishAtEOF() -> Outcome {
-        if case .body = state, case .untilClose = framing {
+        switch (state, framing) {
+        case (.body, .untilClose):
+            state = .done
             return .complete(Response(status: status, headers: headers, body: body, reusable: false))
+        case (.failed(let reason), _):
+            return .malformed(reason: reason)
+        default:
+            return fail("the connection closed before the response was complete")
         }
-        return .malformed
     }
 
     mutating func parse() -> Outcome {
         while true {
             switch state {
+            case .failed(let reason):
+                return .malformed(reason: reason)
             case .done:
-                return .complete(Response(status: status, headers: headers, body: body, reusable: keepAlive))
-            case .head:
-                guard let end = find([13, 10, 13, 10]) else {
-                    return buffer.count - start > maxHeaderBytes ? .malformed : .needMore
+                // Bytes after the response were never asked for: do not reuse the connection.
+                let reusable = keepAlive && start == buffer.count
+                return .complete(Response(status: status, headers: headers, body: body, reusable: reusable))
+            case .statusLine:
+                guard let line = nextLine(maxLength: limits.maxHeaderBytes - sectionBytes) else { return pendingOrFailed() }
+                sectionBytes += line.count + 2
+                if let problem = readStatusLine(buffer[line]) { return fail(problem) }
+                state = .headerLines
+            case .headerLines:
+                guard let line = nextLine(maxLength: limits.maxHeaderBytes - sectionBytes) else { return pendingOrFailed() }
+                sectionBytes += line.count + 2
+                if line.isEmpty {
+                    if let problem = endOfHead() { return fail(problem) }
+                    continue
                 }
-                let text = String(decoding: buffer[start..<end], as: UTF8.self)
-                start = end + 4
-                guard parseHead(text) else { return .malformed }
-                if (100..<200).contains(status) { headers = []; continue }   // interim response
+                guard headers.count < limits.maxHeaderCount else { return fail("too many header fields") }
+                switch HTTPSyntax.fieldLine(buffer[line]) {
+                case .success(let field): headers.append(field)
+                case .failure(let violation): return fail(violation.rawValue)
+                }
             case .body:
                 switch framing {
                 case .none:
                     state = .done
                 case .length(let remaining):
-                    let n = min(remaining, buffer.count - start)
-                    body.append(contentsOf: buffer[start..<(start + n)])
-                    start += n
-                    framing = .length(remaining - n)
-                    if remaining - n == 0 { state = .done } else { return .needMore }
+                    let n = takeBody(upTo: remaining)
+                    if n == remaining { state = .done } else { framing = .length(remaining - n); return .needMore }
                 case .untilClose:
-                    body.append(contentsOf: buffer[start...])
-                    start = buffer.count
-                    if body.count > maxBodyBytes { return .malformed }
+                    _ = takeBody(upTo: buffer.count - start)
+                    if body.count > limits.maxBodyBytes { return fail("the body is larger than \(limits.maxBodyBytes) bytes") }
                     return .needMore
                 case .chunked:
                     state = .chunkSize
                 }
             case .chunkSize:
-                guard let lineEnd = find([13, 10]) else { return buffer.count - start > 1024 ? .malformed : .needMore }
-                let line = String(decoding: buffer[start..<lineEnd], as: UTF8.self)
-                start = lineEnd + 2
-                let digits = line.prefix { $0.isHexDigit }
-                guard !digits.isEmpty, digits.count <= 15, let size = Int(digits, radix: 16) else { return .malformed }
-                guard body.count + size <= maxBodyBytes else { return .malformed }
-                state = size == 0 ? .trailers : .chunkData(size)
+                guard let line = nextLine(maxLength: limits.maxChunkLineBytes) else { return pendingOrFailed() }
+                switch HTTPSyntax.chunkSize(buffer[line]) {
+                case .failure(let violation):
+                    return fail(violation.rawValue)
+                case .success(0):
+                    sectionBytes = 0
+                    state = .trailers
+                case .success(let size):
+                    guard body.count + size <= limits.maxBodyBytes else {
+                        return fail("the body is larger than \(limits.maxBodyBytes) bytes")
+                    }
+                    state = .chunkData(remaining: size)
+                }
             case .chunkData(let remaining):
                 guard start < buffer.count else { return .needMore }
-                let n = min(remaining, buffer.count - start)
-                body.append(contentsOf: buffer[start..<(start + n)])
-                start += n
-                state = n == remaining ? .chunkDataEnd : .chunkData(remaining - n)
+                let n = takeBody(upTo: remaining)
+                state = n == remaining ? .chunkDataEnd : .chunkData(remaining: remaining - n)
             case .chunkDataEnd:
-                guard buffer.count - start >= 2 else { return .needMore }
-                guard buffer[start] == 13, buffer[start + 1] == 10 else { return .malformed }
+                let available = buffer.count - start
+                if available >= 1 && buffer[start] != ASCII.cr { return fail("chunk data not followed by CRLF") }
+                guard available >= 2 else { return .needMore }
+                guard buffer[start + 1] == ASCII.lf else { return fail("chunk data not followed by CRLF") }
                 start += 2
+                scanned = start
                 state = .chunkSize
             case .trailers:
-                guard let lineEnd = find([13, 10]) else { return .needMore }
-                let empty = lineEnd == start
-                start = lineEnd + 2
-                if empty { state = .done }
+                guard let line = nextLine(maxLength: limits.maxHeaderBytes - sectionBytes) else { return pendingOrFailed() }
+                sectionBytes += line.count + 2
+                if line.isEmpty {
+                    state = .done
+                } else if case .failure(let violation) = HTTPSyntax.fieldLine(buffer[line]) {
+                    return fail(violation.rawValue)
+                }
             }
         }
     }
 
-    private mutating func parseHead(_ text: String) -> Bool {
-        var lines = text.components(separatedBy: "\r\n")
-        let statusLine = lines.removeFirst().split(separator: " ", maxSplits: 2)
-        guard statusLine.count >= 2, statusLine[0] == "HTTP/1.1" || statusLine[0] == "HTTP/1.0",
-              statusLine[1].count == 3, let code = Int(statusLine[1]) else { return false }
+    // MARK: lines
+
+    /// The CRLF-terminated line at `start` (without its CRLF), consumed; nil when it is not all
+    /// here yet, or when it breaks the rules (then `state` is `.failed`): a bare CR or LF, or
+    /// more than `maxLength` bytes.
+    private mutating func nextLine(maxLength: Int) -> Range<Int>? {
+        let searchEnd = min(buffer.count, start + max(0, maxLength) + 2)
+        guard let lf = find(ASCII.lf, in: max(scanned, start)..<searchEnd) else {
+            scanned = searchEnd
+            if buffer.count - start > maxLength + 1 { state = .failed("a line is longer than \(maxLength) bytes") }
+            return nil
+        }
+        guard lf > start, buffer[lf - 1] == ASCII.cr else {
+            state = .failed("bare LF")
+            return nil
+        }
+        let line = start..<(lf - 1)
+        guard find(ASCII.cr, in: line) == nil else {
+            state = .failed("bare CR")
+            return nil
+        }
+        start = lf + 1
+        scanned = start
+        return line
+    }
+
+    private func find(_ byte: UInt8, in range: Range<Int>) -> Int? {
+        range.isEmpty ? nil : buffer[range].firstIndex(of: byte)
+    }
+
+    private mutating func pendingOrFailed() -> Outcome {
+        if case .failed(let reason) = state { return .malformed(reason: reason) }
+        return .needMore
+    }
+
+    private mutating func fail(_ reason: String) -> Outcome {
+        state = .failed(reason)
+        return .malformed(reason: reason)
+    }
+
+    /// Moves up to `count` buffered bytes into the body; answers how many.
+    private mutating func takeBody(upTo count: Int) -> Int {
+        let n = min(count, buffer.count - start)
+        body.append(contentsOf: buffer[start..<(start + n)])
+        start += n
+        scanned = start
+        return n
+    }
+
+    // MARK: head
+
+    /// `HTTP/1.x SP 3DIGIT [SP reason]`: version 1.0 or 1.1, a status from 100 to 599, a reason
+    /// of visible text. Answers what is wrong, or nil.
+    private mutating func readStatusLine(_ line: ArraySlice<UInt8>) -> String? {
+        let bytes = Array(line)
+        guard bytes.count >= 12, bytes.starts(with: Array("HTTP/1.".utf8)), bytes[8] == ASCII.space else {
+            return "malformed status line"
+        }
+        switch bytes[7] {
+        case UInt8(ascii: "0"): minorVersion = 0
+        case UInt8(ascii: "1"): minorVersion = 1
+        default: return "unsupported HTTP version"
+        }
+        let digits = bytes[9..<12]
+        guard digits.allSatisfy({ (48...57).contains($0) }),
+              let code = Int(String(decoding: digits, as: UTF8.self)), (100...599).contains(code) else {
+            return "malformed status code"
+        }
+        if bytes.count > 12 {
+            guard bytes[12] == ASCII.space, bytes[13...].allSatisfy(ASCII.isFieldValueChar) else {
+                return "malformed reason phrase"
+            }
+        }
         status = code
         headers = []
-        for line in lines {
-            guard let colon = line.firstIndex(of: ":"), colon != line.startIndex else { return false }
-            headers.append((String(line[..<colon]), String(line[line.index(after: colon)...].trimmingSpaces())))
+        return nil
+    }
+
+    /// The head is complete: skips an interim response, or decides how the body is framed
+    /// (RFC 9112 §6.3) and whether the connection stays open. Answers what is wrong, or nil.
+    private mutating func endOfHead() -> String? {
+        if (100..<200).contains(status) {
+            // We never ask to switch protocols; a 101 would leave the rest unreadable as HTTP.
+            guard status != 101 else { return "unexpected 101 Switching Protocols" }
+            interimResponses += 1
+            guard interimResponses <= limits.maxInterimResponses else { return "too many interim responses" }
+            sectionBytes = 0
+            state = .statusLine
+            return nil
         }
-        func values(_ name: String) -> [String] {
-            headers.filter { $0.0.lowercased() == name }.map { $0.1.lowercased() }
-        }
-        let connection = values("connection").flatMap { $0.split(separator: ",").map { $0.trimmingSpaces() } }
-        keepAlive = statusLine[0] == "HTTP/1.1" ? !connection.contains("close") : connection.contains("keep-alive")
-        if (100..<200).contains(code) { return true }
+        let connection = values("Connection").flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        keepAlive = minorVersion == 1 ? !connection.contains("close") : connection.contains("keep-alive")
+
+        let codings = values("Transfer-Encoding").flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
+        let lengths = values("Content-Length")
         state = .body
-        if isHeadRequest || code == 204 || code == 304 {
+        if isHeadRequest || status == 204 || status == 304 {
             framing = .none
-        } else if values("transfer-encoding").contains(where: { $0.contains("chunked") }) {
+        } else if !codings.isEmpty || !values("Transfer-Encoding").isEmpty {
+            if !lengths.isEmpty { return "Content-Length with Transfer-Encoding" }
+            if minorVersion == 0 { return "Transfer-Encoding in HTTP/1.0" }
+            // Only `chunked` is asked for (no Accept-Encoding/TE is sent), so anything else is unreadable.
+            guard codings == ["chunked"] else { return "unsupported Transfer-Encoding" }
             framing = .chunked
-        } else if let length = values("content-length").first {
-            guard let n = Int(length), n >= 0, n <= maxBodyBytes else { return false }
-            framing = .length(n)
+        } else if !lengths.isEmpty {
+            guard lengths.count == 1, let text = lengths.first, (1...18).contains(text.utf8.count),
+                  text.utf8.allSatisfy({ (48...57).contains($0) }), let length = Int(text) else {
+                return "malformed or repeated Content-Length"
+            }
+            guard length <= limits.maxBodyBytes else { return "the body is larger than \(limits.maxBodyBytes) bytes" }
+            framing = .length(length)
         } else {
             framing = .untilClose
             keepAlive = false
         }
-        return true
-    }
-
-    private func find(_ needle: [UInt8]) -> Int? {
-        guard buffer.count - start >= needle.count else { return nil }
-        for i in start...(buffer.count - needle.count) where buffer[i] == needle[0] {
-            if needle.count == 2 ? buffer[i + 1] == needle[1]
-                : (buffer[i + 1] == needle[1] && buffer[i + 2] == needle[2] && buffer[i + 3] == needle[3]) {
-                return i
-            }
-        }
         return nil
     }
-}
 
-private extension StringProtocol {
-    /// Without the spaces and tabs HTTP allows around a header value.
-    func trimmingSpaces() -> String {
-        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+    private func values(_ name: String) -> [String] {
+        headers.filter { ASCII.equalsIgnoringCase($0.0, name) }.map(\.1)
     }
 }

@@ -66,21 +66,47 @@ public enum ProductRules {
                 message: "Add at most \(imageCount.upperBound) images (\(images.count) were chosen).",
                 code: "images_too_many", arguments: ["max": "\(imageCount.upperBound)", "count": "\(images.count)"]))
         }
-        for image in images {
-            let file = displayName(image.filename)
-            let name = "“\(file)”"
-            if ImageFormat.detect(image.data) == nil {
-                issues.append(FieldIssue(field: "images",
-                    message: "\(name) is not a JPEG, PNG, GIF or WebP image.", code: "image_type", arguments: ["file": file]))
-            }
-            if image.data.count > maxImageBytes {
-                let kilobytes = (image.data.count + 1023) / 1024
-                issues.append(FieldIssue(field: "images",
-                    message: "\(name) is \(kilobytes) KB; each image can be at most \(maxImageBytes / 1024) KB.",
-                    code: "image_too_big", arguments: ["file": file, "size": "\(kilobytes)", "max": "\(maxImageBytes / 1024)"]))
-            }
-        }
+        for image in images { issues += fileIssues(filename: image.filename, data: image.data) }
         return issues
+    }
+
+    /// One file's issues: its type (by the first bytes), its size, and the pixels its header
+    /// declares. A header whose size cannot be read is not refused here: nothing can decode it
+    /// into a large picture either, and the API judges the file itself.
+    public static func fileIssues(filename: String, data: Data) -> [FieldIssue] {
+        let file = displayName(filename)
+        let name = "“\(file)”"
+        guard ImageFormat.detect(data) != nil else {
+            return [FieldIssue(field: "images", message: "\(name) is not a JPEG, PNG, GIF or WebP image.",
+                               code: "image_type", arguments: ["file": file])]
+        }
+        var issues: [FieldIssue] = []
+        if data.count > maxImageBytes {
+            let kilobytes = (data.count + 1023) / 1024
+            issues.append(FieldIssue(field: "images",
+                message: "\(name) is \(kilobytes) KB; each image can be at most \(maxImageBytes / 1024) KB.",
+                code: "image_too_big", arguments: ["file": file, "size": "\(kilobytes)", "max": "\(maxImageBytes / 1024)"]))
+        }
+        if let issue = pixelIssue(file: file, ImageDimensions.read(data)) { issues.append(issue) }
+        return issues
+    }
+
+    /// Width or height above `maxImageSide`, more than `maxImagePixels`, or no pixels at all.
+    public static func pixelIssue(file: String, _ dimensions: ImageDimensions?) -> FieldIssue? {
+        let name = "“\(file)”"
+        guard let dimensions else { return nil }
+        let arguments = ["file": file, "width": "\(dimensions.width)", "height": "\(dimensions.height)",
+                         "side": "\(maxImageSide)", "megapixels": "\(maxImagePixels / 1_000_000)"]
+        if dimensions.width < 1 || dimensions.height < 1 {
+            return FieldIssue(field: "images", message: "\(name) declares no pixels (\(dimensions)).",
+                              code: "image_no_pixels", arguments: arguments)
+        }
+        if dimensions.width > maxImageSide || dimensions.height > maxImageSide || dimensions.pixelCount > maxImagePixels {
+            return FieldIssue(field: "images",
+                message: "\(name) is \(dimensions) pixels; an image can be at most \(maxImageSide) pixels a side and \(maxImagePixels / 1_000_000) megapixels.",
+                code: "image_too_many_pixels", arguments: arguments)
+        }
+        return nil
     }
 
     // MARK: helpers

@@ -27,6 +27,23 @@ import OpenMarketCore
         #expect(form.inputValue("csrf_token")?.count == 64)
     }
 
+    /// A 33-byte PNG header declaring 30000×30000 pixels: refused by its declared size, naming the
+    /// file, and never staged or sent to the API.
+    @Test func aPixelBombIsRefusedWithoutJavaScript() async throws {
+        let harness = try await PanelHarness.start()
+        Teardown.add { await harness.stop() }
+        let token = try await harness.csrfToken(from: "/products/new")
+        var bomb: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8)
+        bomb += [0, 0, 0x75, 0x30, 0, 0, 0x75, 0x30, 8, 2, 0, 0, 0, 0, 0, 0, 0]
+        let response = try await harness.browser.postMultipart("/products", fields: Self.fields(token), files: [
+            .init(filename: "bomb.png", type: "image/png", data: Data(bomb)),
+        ])
+        #expect(response.status == 422)
+        #expect(response.text.contains("“bomb.png” is 30,000×30,000 pixels; an image can be at most 10,000 pixels a side and 40 megapixels."))
+        #expect(!response.text.contains("data-staged-images"))
+        #expect(try await harness.api.listProducts(page: 1, itemsPerPage: 20, search: nil).totalCount == 0)
+    }
+
     @Test func registerRedirectsToTheProductWithAOneTimeFlash() async throws {
         let harness = try await PanelHarness.start()
         Teardown.add { await harness.stop() }

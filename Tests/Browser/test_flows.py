@@ -21,7 +21,8 @@ def product_id_from(url):
 
 
 def submit(form):
-    form.find_element(By.CSS_SELECTOR, "button[type=submit], input[type=submit]").click()
+    # The form's own submit button (kept images have order buttons that submit without JS).
+    form.find_element(By.CSS_SELECTOR, "button[type=submit]:not([name]), input[type=submit]").click()
 
 
 def test_list_grid_and_detail(panel, browser):
@@ -93,7 +94,7 @@ def test_reordering_images_keeps_keyboard_focus_on_the_moved_image(panel, browse
         third = write_file(folder, "third.png", png(32, 32, seed=4))
         browser.get(panel.url + "/products/new")
         browser.find_element(By.NAME, "images").send_keys("\n".join([first, second, third]))
-        later = browser.find_element(By.CSS_SELECTOR, '[data-image-list] button[aria-label="Move first.png later"]')
+        later = wait(browser).until(lambda d: d.find_element(By.CSS_SELECTOR, '[data-image-list] button[aria-label="Move first.png later"]'))
         later.click()
         focused = browser.switch_to.active_element
         assert focused.get_attribute("aria-label") == "Move first.png later"
@@ -132,40 +133,50 @@ def test_gallery_buttons_jump_without_animation_when_motion_is_reduced(panel, br
         browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
 
 
-def test_validation_error_keeps_text_and_images(panel, browser):
+def test_validation_error_keeps_text_and_images_with_their_controls(panel, browser):
     with tempfile.TemporaryDirectory() as folder:
-        photo = write_file(folder, "photo.png", png(40, 40, seed=5))
+        first = write_file(folder, "first.png", png(40, 40, seed=5))
+        second = write_file(folder, "second.png", png(44, 44, seed=6))
+        # Named like a PNG, but not one: only the server, reading the bytes, can refuse it.
+        fake = write_file(folder, "fake.png", b"this is not an image at all")
         browser.get(panel.url + "/products/new")
         form = browser.find_element(By.CSS_SELECTOR, 'form[enctype="multipart/form-data"]')
         form.find_element(By.NAME, "name").send_keys("할인 오류 상품")
-        form.find_element(By.NAME, "description").send_keys("The discount is larger than the price.")
+        form.find_element(By.NAME, "description").send_keys("One of the files is not an image.")
         form.find_element(By.NAME, "price").send_keys("1000")
-        discount = form.find_element(By.NAME, "discounted_price")
-        discount.clear()
-        discount.send_keys("5000")     # only the server can see this rule: discount > price
-        form.find_element(By.NAME, "images").send_keys(photo)
+        form.find_element(By.NAME, "images").send_keys("\n".join([first, second, fake]))
+        wait(browser).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "[data-image-list] li")) == 3)
         submit(form)
         wait(browser, 30).until(EC.presence_of_element_located((By.CSS_SELECTOR, ".field-error")))
 
     assert browser.find_element(By.NAME, "name").get_attribute("value") == "할인 오류 상품"
-    assert browser.find_element(By.NAME, "description").get_attribute("value") == "The discount is larger than the price."
-    assert browser.find_element(By.NAME, "discounted_price").get_attribute("value") == "5000"
+    assert browser.find_element(By.NAME, "description").get_attribute("value") == "One of the files is not an image."
     error = browser.find_element(By.CSS_SELECTOR, ".field-error")
-    described = browser.find_element(By.NAME, "discounted_price").get_attribute("aria-describedby") or ""
+    assert "fake.png" in error.text
+    described = browser.find_element(By.NAME, "images").get_attribute("aria-describedby") or ""
     assert error.get_attribute("id") in described.split()
     staged = browser.find_element(By.CSS_SELECTOR, "[data-staged-images]")
-    assert staged.find_elements(By.TAG_NAME, "img")
+    items = staged.find_elements(By.CSS_SELECTOR, "[data-staged-image]")
+    assert [i.find_element(By.CSS_SELECTOR, ".image-item__name").text for i in items] == ["first.png", "second.png"]
+    # The kept images keep their order buttons and the thumbnail badge; the disabled ends look disabled.
+    assert items[0].find_elements(By.CSS_SELECTOR, "[data-thumbnail-badge]")
+    first_earlier = items[0].find_element(By.CSS_SELECTOR, "[data-staged-move='-1']")
+    assert not first_earlier.is_enabled()
+    assert float(first_earlier.value_of_css_property("opacity")) < 0.6
+    items[1].find_element(By.CSS_SELECTOR, "[data-staged-move='-1']").click()
+    items = staged.find_elements(By.CSS_SELECTOR, "[data-staged-image]")
+    assert [i.find_element(By.CSS_SELECTOR, ".image-item__name").text for i in items] == ["second.png", "first.png"]
+    assert items[0].find_elements(By.CSS_SELECTOR, "[data-thumbnail-badge]")
+    assert not items[1].find_elements(By.CSS_SELECTOR, "[data-thumbnail-badge]")
 
-    # Fix the one field and send again without picking the file a second time.
-    discount = browser.find_element(By.NAME, "discounted_price")
-    discount.clear()
-    discount.send_keys("100")
+    # Send again without picking the files a second time: the new order holds (second is the thumbnail).
     submit(browser.find_element(By.CSS_SELECTOR, 'form[enctype="multipart/form-data"]'))
     wait(browser, 30).until(lambda d: re.search(r"/products/\d+$", d.current_url.split("?")[0]))
     detail = panel.product(product_id_from(browser.current_url)).json()
     assert detail["name"] == "할인 오류 상품"
-    assert detail["discounted_price"] == 100.0
-    assert len(detail["images"]) == 1
+    assert len(detail["images"]) == 2
+    sizes = [len(requests.get(image["url"], timeout=10).content) for image in detail["images"]]
+    assert sizes == [len(png(44, 44, seed=6)), len(png(40, 40, seed=5))]
 
 
 def test_edit_changes_the_thumbnail(panel, browser):

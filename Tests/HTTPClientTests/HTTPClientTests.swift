@@ -125,6 +125,22 @@ func clientRouter() -> Router {
         }
     }
 
+    /// What the strict parser refuses reaches the caller as `.malformedResponse`, never as a response.
+    @Test(arguments: [
+        "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+        "HTTP/1.1 200 OK\nContent-Length: 2\n\nok",
+        "HTTP/1.1 200 OK\r\nSet-Cookie: a\r\n b\r\nContent-Length: 2\r\n\r\nok",
+    ])
+    func aMalformedAnswerIsAnError(answer: String) async throws {
+        let upstream = try CannedUpstream(answer: answer)
+        defer { upstream.stop() }
+        let client = HTTPClient()
+        await #expect(throws: HTTPClientError.malformedResponse) {
+            _ = try await client.send(method: "GET", url: URL(string: "http://127.0.0.1:\(upstream.port)/")!,
+                                      headers: [], body: nil, timeout: .seconds(10))
+        }
+    }
+
     @Test func concurrentRequestsShareABoundedPool() async throws {
         try await withServer(clientRouter()) { server, port in
             let client = HTTPClient(maxConnectionsPerHost: 4)

@@ -184,3 +184,38 @@ import Testing
         #expect(ProductChanges(thumbnailID: 0).validate(current: nil).map(\.field) == ["thumbnail_id"])
     }
 }
+
+/// Pixel limits from the declared size (issue 13's pixel bombs).
+@Suite struct PixelLimitTests {
+    /// A PNG whose IHDR declares `width`×`height`; no pixel data is needed to be refused.
+    static func pngHeader(width: UInt32, height: UInt32) -> Data {
+        var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]
+        bytes += Array("IHDR".utf8)
+        for value in [width, height] { bytes += [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
+        bytes += [8, 2, 0, 0, 0, 0, 0, 0, 0]
+        return Data(bytes)
+    }
+
+    @Test func bombsAreRefusedNamingTheFile() {
+        let bomb = ProductRules.fileIssues(filename: "bomb.png", data: Self.pngHeader(width: 30000, height: 30000))
+        #expect(bomb.map(\.code) == ["image_too_many_pixels"])
+        #expect(bomb.first?.message.contains("“bomb.png” is 30000×30000 pixels") == true)
+        #expect(bomb.first?.arguments["file"] == "bomb.png")
+        // One side over 10,000 though under 40 MP; under both sides but over 40 MP.
+        #expect(ProductRules.fileIssues(filename: "tall.png", data: Self.pngHeader(width: 100, height: 10001)).map(\.code) == ["image_too_many_pixels"])
+        #expect(ProductRules.fileIssues(filename: "wide.png", data: Self.pngHeader(width: 8000, height: 5001)).map(\.code) == ["image_too_many_pixels"])
+        #expect(ProductRules.fileIssues(filename: "ok.png", data: Self.pngHeader(width: 10000, height: 4000)).isEmpty)
+        #expect(ProductRules.fileIssues(filename: "zero.png", data: Self.pngHeader(width: 0, height: 10)).map(\.code) == ["image_no_pixels"])
+    }
+
+    @Test func aHeaderWithoutASizeIsLeftToTheAPI() {
+        let truncated = Self.pngHeader(width: 10, height: 10).prefix(18)
+        #expect(ProductRules.fileIssues(filename: "cut.png", data: Data(truncated)).isEmpty)
+    }
+
+    @Test func theDraftChecksPixelsToo() {
+        let draft = NewProduct(name: "Pixel bomb", description: "A tiny file declaring a huge picture.", price: 1000,
+                               currency: .KRW, images: [ImageUpload(filename: "bomb.png", data: Self.pngHeader(width: 65535, height: 65535))])
+        #expect(draft.validate().map(\.code) == ["image_too_many_pixels"])
+    }
+}

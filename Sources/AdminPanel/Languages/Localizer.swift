@@ -55,7 +55,7 @@ struct Localizer: Sendable {
         for key in Self.moneyArguments {
             if let raw = arguments[key], let value = Double(raw) { arguments[key] = money(value, currency) }
         }
-        for key in ["count", "min", "max"] {
+        for key in ["count", "min", "max", "width", "height", "side"] {
             if let raw = arguments[key], let value = Int(raw) { arguments[key] = number(value) }
         }
         return self("issue_" + code, arguments)

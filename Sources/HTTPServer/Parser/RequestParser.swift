@@ -324,23 +324,10 @@ public struct RequestParser: Sendable {
 
     /// `name: value` with a token name, no space before the colon, and a clean value.
     private func validateFieldLine(_ line: Range<Int>) -> (field: HTTPHeaders.Element?, error: ParseError?) {
-        guard let first = line.first.map({ buffer[$0] }) else { return (nil, ParseError(status: 400, reason: "Empty field")) }
-        if first == ASCII.space || first == ASCII.tab {
-            return (nil, ParseError(status: 400, reason: "Obsolete line folding"))
+        switch HTTPSyntax.fieldLine(buffer[line]) {
+        case .success(let field): return (field, nil)
+        case .failure(let violation): return (nil, ParseError(status: 400, reason: violation.rawValue))
         }
-        guard let colon = buffer[line].firstIndex(of: ASCII.colon), colon > line.lowerBound,
-              buffer[line.lowerBound..<colon].allSatisfy(ASCII.isTokenChar) else {
-            return (nil, ParseError(status: 400, reason: "Malformed header field"))
-        }
-        var valueStart = colon + 1, valueEnd = line.upperBound
-        while valueStart < valueEnd, buffer[valueStart] == ASCII.space || buffer[valueStart] == ASCII.tab { valueStart += 1 }
-        while valueEnd > valueStart, buffer[valueEnd - 1] == ASCII.space || buffer[valueEnd - 1] == ASCII.tab { valueEnd -= 1 }
-        guard buffer[valueStart..<valueEnd].allSatisfy(ASCII.isFieldValueChar) else {
-            return (nil, ParseError(status: 400, reason: "Invalid character in header value"))
-        }
-        let name = String(decoding: buffer[line.lowerBound..<colon], as: UTF8.self)
-        let value = String(decoding: buffer[valueStart..<valueEnd], as: UTF8.self)
-        return ((name, value), nil)
     }
 
     /// Host, body framing, persistence and expectations (RFC 9112 §3.2, §6, §9.3; RFC 9110 §10.1.1).
@@ -387,21 +374,6 @@ public struct RequestParser: Sendable {
     // MARK: chunks
 
     private func parseChunkSize(_ line: Range<Int>) -> Result<Int, ParseError> {
-        var size = 0, digits = 0, i = line.lowerBound
-        while i < line.upperBound, let v = ASCII.hexValue(buffer[i]) {
-            digits += 1
-            guard digits <= 15 else { return .failure(ParseError(status: 400, reason: "Chunk size too large")) }
-            size = size * 16 + v
-            i += 1
-        }
-        guard digits > 0 else { return .failure(ParseError(status: 400, reason: "Malformed chunk size")) }
-        // Chunk extensions are allowed and ignored, but must be well-formed text starting with ';'.
-        while i < line.upperBound, buffer[i] == ASCII.space || buffer[i] == ASCII.tab { i += 1 }
-        if i < line.upperBound {
-            guard buffer[i] == ASCII.semicolon, buffer[i..<line.upperBound].allSatisfy(ASCII.isFieldValueChar) else {
-                return .failure(ParseError(status: 400, reason: "Malformed chunk extension"))
-            }
-        }
-        return .success(size)
+        HTTPSyntax.chunkSize(buffer[line]).mapError { ParseError(status: 400, reason: $0.rawValue) }
     }
 }
