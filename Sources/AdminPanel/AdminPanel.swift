@@ -64,5 +64,6 @@ public final class AdminPanel: Sendable {
         await sweeper.stop()
         await server.shutdown()
         await app.staging.removeAll()
+        app.scratch.remove()
     }
 }

@@ -17,6 +17,9 @@ final class PanelApp: Sendable {
     let media: MediaLinks
     let sessions: SessionStore
     let staging: StagedUploads
+    /// This process's folder under DATA/uploads; large uploads are spooled to its `spool`.
+    let scratch: ScratchFolder
+    let spoolDirectory: URL
     let mediaCache: MediaCache
     let vendor: VendorIdentity
     let loginAttempts: AddressLimiter
@@ -45,8 +48,18 @@ final class PanelApp: Sendable {
         presenter = ProductPresenter(media: media)
         sessions = SessionStore(deleteLimit: configuration.deleteAttemptLimit,
                                 deleteWindow: configuration.deleteAttemptWindow, now: configuration.now)
-        staging = try StagedUploads(directory: configuration.stagingDirectory ?? StagedUploads.makePrivateDirectory(),
-                                    lifetime: configuration.stagingLifetime, now: configuration.now)
+        // Without DATA (tests), one shared parent in the temporary directory: each panel owns a
+        // locked folder there, and sweeps only the folders of dead processes.
+        let uploads = configuration.dataDirectory?.appendingPathComponent("uploads", isDirectory: true)
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("openmarket-admin-uploads", isDirectory: true)
+        do {
+            scratch = try ScratchFolder.claim(in: uploads)
+            spoolDirectory = try scratch.subfolder("spool")
+            staging = try StagedUploads(directory: scratch.subfolder("staging"),
+                                        lifetime: configuration.stagingLifetime, now: configuration.now)
+        } catch {
+            throw PanelStartupError("the uploads folder \(uploads.path) cannot be used: \(error)")
+        }
         mediaCache = MediaCache(maxBytes: configuration.mediaCacheBytes)
         vendor = VendorIdentity(id: configuration.vendorID)
         loginAttempts = AddressLimiter(limit: 10, window: 600, now: configuration.now)

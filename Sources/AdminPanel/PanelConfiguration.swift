@@ -14,7 +14,9 @@ public struct PanelConfiguration: Sendable {
     public var templatesDirectory: URL
     /// Non-nil turns on the login page; the executable sets it when listening beyond loopback.
     public var accessCode: String?
-    /// DATA: the panel keeps `panel.sqlite` here; nil = a fresh private folder (tests).
+    /// DATA: the panel keeps `panel.sqlite` here, and spools large uploads and stages images in a
+    /// folder of its own under `uploads/`, removing at start what a killed panel left (see
+    /// `ScratchFolder`). nil = a fresh private folder (tests).
     public var dataDirectory: URL?
     /// `--allowed-host` values: names (with an optional port) besides the panel's own.
     public var allowedHosts: [String] = []
@@ -22,8 +24,6 @@ public struct PanelConfiguration: Sendable {
     public var activityDays = 365
     /// `--max-connections` (see `ServerLimits.maxConnections`).
     public var maxConnections = 10_000
-    /// Private folder for staged uploads; nil = a fresh one under the temporary directory.
-    public var stagingDirectory: URL?
     public var stagingLifetime: TimeInterval = 3600
     /// Origins besides the API's whose images `/media` may fetch (the real API keeps its images
     /// in a storage bucket on another host). Empty = the API's origin only.

@@ -18,7 +18,7 @@ extension PanelApp {
     func registerProduct(_ request: HTTPRequest) async throws -> HTTPResponse {
         let form = try await request.multipartForm(limits: MultipartLimits(
             maxParts: 64, maxHeaderBytesPerPart: 8 * 1024, maxFieldBytes: 64 * 1024,
-            maxFileBytes: configuration.uploadLimit, spoolThreshold: 512 * 1024))
+            maxFileBytes: configuration.uploadLimit, spoolThreshold: 512 * 1024), spoolDirectory: spoolDirectory)
         let session = try await requireCSRF(request, formToken: form.fields["csrf_token"])
         let visit = visit(request, session: session)
         let l = visit.localizer

@@ -12,8 +12,9 @@ struct StagedImage: Sendable, Equatable {
     var path: String
 }
 
-/// Images staged under an unguessable token, owned by one session, in a private (0700) temporary
-/// folder. A batch expires an hour after it was last touched and is removed once the product is
+/// Images staged under an unguessable token, owned by one session, in a private (0700) folder
+/// (the `staging` folder of the panel's `ScratchFolder` under DATA/uploads, so a crash leaves
+/// nothing behind after the next start). A batch expires an hour after it was last touched and is removed once the product is
 /// created. Disk use is bounded: the oldest batches go first when the total passes `maxTotalBytes`.
 /// Its file reads and writes block, so the actor runs on a thread of its own, never on the
 /// concurrency pool that serves requests.
@@ -46,12 +47,6 @@ actor StagedUploads {
         self.maxImagesPerBatch = maxImagesPerBatch
         self.maxTotalBytes = maxTotalBytes
         self.now = now
-    }
-
-    /// A fresh private folder under the system's temporary directory.
-    static func makePrivateDirectory() -> URL {
-        FileManager.default.temporaryDirectory
-            .appendingPathComponent("openmarket-admin-staging-\(SecureToken.make(byteCount: 12))", isDirectory: true)
     }
 
     /// The images of a live batch, or nil when the token is unknown, expired or someone else's.

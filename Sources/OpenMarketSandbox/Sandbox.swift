@@ -11,6 +11,9 @@ public final class Sandbox: Sendable {
     private let demo: VendorSetup.DemoVendor
     private let server: HTTPServer
     private let base: Locked<String>
+    /// The sandbox's own folder under DATA/uploads (large uploads are spooled there); claiming it
+    /// removes what a killed process left.
+    private let scratch: ScratchFolder
 
     /// Opens (or creates) the store in the data folder, sets up the vendors and, when the store
     /// is empty and `seed` > 0, adds the sample products. Does not listen yet.
@@ -24,6 +27,12 @@ public final class Sandbox: Sendable {
         demo = try VendorSetup.run(store: store, dataDirectory: configuration.dataDirectory,
                                    seeds: configuration.vendors)
         base = Locked(Self.url(host: configuration.host, port: configuration.port))
+        do {
+            scratch = try ScratchFolder.claim(in: configuration.dataDirectory.appendingPathComponent("uploads", isDirectory: true))
+        } catch {
+            throw SandboxStartupError("\(error)")
+        }
+        let spool = try? scratch.subfolder("spool")
         let router: Router
         if configuration.dialect == .v1 {
             // The 2021 API: its own store beside the v2 one; vendors exist but play no part.
@@ -34,14 +43,18 @@ public final class Sandbox: Sendable {
                 throw SandboxStartupError("cannot open the v1 store in \(configuration.dataDirectory.path): \(error)")
             }
             if configuration.seed > 0 { _ = try V1SampleItems.seed(configuration.seed, store: items) }
-            router = V1API(store: items, input: V1Input(strict: configuration.strict), baseURL: base).router()
+            var api = V1API(store: items, input: V1Input(strict: configuration.strict), baseURL: base)
+            api.spoolDirectory = spool
+            router = api.router()
         } else {
             if configuration.seed > 0 {
                 _ = try SampleProducts.seed(configuration.seed, store: store, vendorID: demo.record.id)
             }
-            router = SandboxAPI(store: store, dialect: configuration.dialect,
-                                input: ProductInput(dialect: configuration.dialect, strict: configuration.strict),
-                                baseURL: base).router()
+            var api = SandboxAPI(store: store, dialect: configuration.dialect,
+                                 input: ProductInput(dialect: configuration.dialect, strict: configuration.strict),
+                                 baseURL: base)
+            api.spoolDirectory = spool
+            router = api.router()
         }
         var serverConfiguration = ServerConfiguration()
         serverConfiguration.host = configuration.host
@@ -68,6 +81,7 @@ public final class Sandbox: Sendable {
     /// Stops accepting connections and lets requests in flight finish.
     public func shutdown() async {
         await server.shutdown()
+        scratch.remove()
     }
 
     private static func url(host: String, port: Int) -> String {

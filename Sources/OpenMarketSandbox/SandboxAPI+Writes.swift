@@ -10,7 +10,7 @@ extension SandboxAPI {
               contentType.hasPrefix("multipart/form-data") else {
             throw APIFailure.badRequest("body: must be multipart/form-data with a params part and images parts")
         }
-        let form = try await request.multipartForm(limits: Self.multipartLimits)
+        let form = try await request.multipartForm(limits: Self.multipartLimits, spoolDirectory: spoolDirectory)
         // Clients sent `params` as a plain field or as a part with its own Content-Type/filename.
         let paramsData: Data
         if let text = form.fields["params"] {

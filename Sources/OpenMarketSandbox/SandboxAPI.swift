@@ -9,6 +9,8 @@ struct SandboxAPI: Sendable {
     let input: ProductInput
     /// "http://host:port" as configured; known only after the listener started.
     let baseURL: Locked<String>
+    /// Where large multipart parts are spooled: the sandbox's folder under DATA/uploads.
+    var spoolDirectory: URL?
     /// List pages and details until the next write (the panel reads the same page again and again).
     let cache = ResponseCache()
 

@@ -10,6 +10,8 @@ struct V1API: Sendable {
     let input: V1Input
     /// "http://host:port" as configured; known only after the listener started.
     let baseURL: Locked<String>
+    /// Where large multipart parts are spooled: the sandbox's folder under DATA/uploads.
+    var spoolDirectory: URL?
 
     static let itemsPerPage = 20
 
@@ -108,7 +110,8 @@ struct V1API: Sendable {
               contentType.split(separator: ";").first?.trimmingCharacters(in: .whitespaces) == "multipart/form-data" else {
             throw V1Failure.badRequest("body: must be multipart/form-data")
         }
-        let multipart = try await request.multipartForm(limits: SandboxAPI.multipartLimits, typedPartsAreFiles: true)
+        let multipart = try await request.multipartForm(limits: SandboxAPI.multipartLimits, typedPartsAreFiles: true,
+                                                            spoolDirectory: spoolDirectory)
         return try V1Input.form(multipart)
     }
 

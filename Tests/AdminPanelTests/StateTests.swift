@@ -72,7 +72,7 @@ final class ManualClock: @unchecked Sendable {
 
     @Test func stagedImagesBelongToTheirSessionAndExpire() async throws {
         let clock = ManualClock()
-        let folder = StagedUploads.makePrivateDirectory()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("staging-test-\(UUID().uuidString)")
         let staging = try StagedUploads(directory: folder, lifetime: 3600, now: clock.function)
         let mode = try FileManager.default.attributesOfItem(atPath: folder.path)[.posixPermissions] as? Int
         #expect(mode == 0o700)
@@ -94,7 +94,7 @@ final class ManualClock: @unchecked Sendable {
     }
 
     @Test func stagingFileWorkRunsOnItsOwnThreadNotThePool() async throws {
-        let folder = StagedUploads.makePrivateDirectory()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("staging-test-\(UUID().uuidString)")
         let staging = try StagedUploads(directory: folder, lifetime: 3600, now: { Date() })
         let poolLabel = currentDispatchQueueLabel()   // this test runs on the pool
         for _ in 0..<50 {

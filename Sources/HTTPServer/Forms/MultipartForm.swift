@@ -78,8 +78,10 @@ extension HTTPRequest {
     /// content type), 400 (malformed, missing final boundary) or 413 (limits).
     /// `typedPartsAreFiles`: a part with a `Content-Type` but no `filename` is a file too (some
     /// API clients send images that way); otherwise only a `filename` makes a file.
-    public func multipartForm(limits: MultipartLimits = MultipartLimits(),
-                              typedPartsAreFiles: Bool = false) async throws -> MultipartForm {
+    /// Files past `limits.spoolThreshold` are spooled to `spoolDirectory` (a `ScratchFolder`'s,
+    /// so a crash leaves nothing behind for long); nil = the system's temporary directory.
+    public func multipartForm(limits: MultipartLimits = MultipartLimits(), typedPartsAreFiles: Bool = false,
+                              spoolDirectory: URL? = nil) async throws -> MultipartForm {
         guard let header = headers["Content-Type"] else { throw HTTPError(status: 415, message: "Expected a multipart form") }
         let type = MediaType(header)
         guard type.essence == "multipart/form-data" else { throw HTTPError(status: 415, message: "Expected a multipart form") }
@@ -87,7 +89,8 @@ extension HTTPRequest {
             throw HTTPError(status: 400, message: "Missing or invalid multipart boundary")
         }
         var assembler = MultipartAssembler(boundary: boundary, limits: limits, body: body,
-                                           typedPartsAreFiles: typedPartsAreFiles)
+                                           typedPartsAreFiles: typedPartsAreFiles,
+                                           spoolDirectory: spoolDirectory?.path ?? NSTemporaryDirectory())
         for try await piece in body.chunks() {
             try assembler.consume(piece)
         }
@@ -109,12 +112,15 @@ struct MultipartAssembler {
     private let typedPartsAreFiles: Bool
     /// The current part is a file only by its Content-Type (kept even when empty).
     private var fileWithoutName = false
+    private let spoolDirectory: String
 
-    init(boundary: String, limits: MultipartLimits, body: RequestBody, typedPartsAreFiles: Bool = false) {
+    init(boundary: String, limits: MultipartLimits, body: RequestBody, typedPartsAreFiles: Bool = false,
+         spoolDirectory: String = NSTemporaryDirectory()) {
         parser = MultipartParser(boundary: boundary, maxHeaderBytes: limits.maxHeaderBytesPerPart)
         self.limits = limits
         self.body = body
         self.typedPartsAreFiles = typedPartsAreFiles
+        self.spoolDirectory = spoolDirectory
     }
 
     mutating func consume(_ piece: Data) throws {
@@ -172,7 +178,7 @@ struct MultipartAssembler {
 
     private mutating func appendFileBytes(_ bytes: ArraySlice<UInt8>) throws {
         if spool == nil && buffer.count + bytes.count > limits.spoolThreshold {
-            let (handle, path) = try Self.makeSpoolFile()
+            let (handle, path) = try Self.makeSpoolFile(in: spoolDirectory)
             body.registerSpoolFile(path)
             spool = (handle, path)
             try handle.write(contentsOf: buffer)
@@ -217,8 +223,8 @@ struct MultipartAssembler {
     }
 
     /// A new file only this process can read (mkstemp creates it with mode 0600).
-    static func makeSpoolFile() throws -> (FileHandle, String) {
-        var template = Array((NSTemporaryDirectory() + "/httpserver-upload-XXXXXX").utf8CString)
+    static func makeSpoolFile(in directory: String) throws -> (FileHandle, String) {
+        var template = Array((directory + "/httpserver-upload-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw HTTPError(status: 500, message: "Cannot store the upload") }
         let path = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)

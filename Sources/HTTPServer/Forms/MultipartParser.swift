@@ -75,25 +75,32 @@ struct MultipartParser {
                 }
                 var i = start
                 while i < buffer.count, buffer[i] == ASCII.space || buffer[i] == ASCII.tab { i += 1 }
-                guard i + 1 < buffer.count else {
-                    if i - start > 64 { return fail("Malformed multipart delimiter") }
-                    return .needMore
-                }
+                // Checked whether or not the line's end has arrived, so splitting cannot change the outcome.
+                if i - start > 64 { return fail("Malformed multipart delimiter") }
+                guard i + 1 < buffer.count else { return .needMore }
                 guard buffer[i] == ASCII.cr, buffer[i + 1] == ASCII.lf else { return fail("Malformed multipart delimiter") }
                 start = i + 2
                 state = .headers
             case .headers:
-                guard let end = find([ASCII.cr, ASCII.lf, ASCII.cr, ASCII.lf], from: start - 2 < 0 ? start : start - 2),
-                      end >= start - 2 else {
-                    if buffer.count - start > maxHeaderBytes { return fail("Part headers are too large (at most \(maxHeaderBytes) bytes)", status: 413,
-                                                                           limit: .partHeaders(maxBytes: maxHeaderBytes)) }
-                    return .needMore
+                let headerBytes: [UInt8]
+                if buffer.count - start >= 2 && buffer[start] == ASCII.cr && buffer[start + 1] == ASCII.lf {
+                    // A part with no headers at all: the blank line directly follows the delimiter
+                    // line. Looked at on its own, not as part of a CRLFCRLF that reaches back into
+                    // the delimiter line: those bytes may already be gone when the body arrives in
+                    // pieces (found by fuzzing: the part's data was then read as its headers).
+                    headerBytes = []
+                    start += 2
+                } else {
+                    guard let end = find([ASCII.cr, ASCII.lf, ASCII.cr, ASCII.lf], from: start) else {
+                        if buffer.count - start > maxHeaderBytes { return fail("Part headers are too large (at most \(maxHeaderBytes) bytes)", status: 413,
+                                                                         limit: .partHeaders(maxBytes: maxHeaderBytes)) }
+                        return .needMore
+                    }
+                    if end + 4 - start > maxHeaderBytes { return fail("Part headers are too large (at most \(maxHeaderBytes) bytes)", status: 413,
+                                                                         limit: .partHeaders(maxBytes: maxHeaderBytes)) }
+                    headerBytes = Array(buffer[start..<end])
+                    start = end + 4
                 }
-                if end + 4 - start > maxHeaderBytes { return fail("Part headers are too large (at most \(maxHeaderBytes) bytes)", status: 413,
-                                                                           limit: .partHeaders(maxBytes: maxHeaderBytes)) }
-                // A part with no headers at all: the blank line directly follows the delimiter.
-                let headerBytes = end < start ? [] : Array(buffer[start..<end])
-                start = end + 4
                 guard let headers = Self.parseHeaders(headerBytes) else { return fail("Malformed part headers") }
                 state = .body
                 return .partHeaders(headers)

@@ -147,11 +147,8 @@ public struct RequestParser: Sendable {
                 state = .chunkSize
             case .trailers(let bytes):
                 let room = max(0, limits.maxHeaderBytes - bytes)
-                guard let lineEnd = findLine(maxLength: room) else {
-                    if case .failed(let e) = state {
-                        return .error(e.status == 400 && buffer.count - start > room
-                                      ? ParseError(status: 431, reason: e.reason) : e)
-                    }
+                guard let lineEnd = findLine(maxLength: room, tooLongStatus: 431) else {
+                    if case .failed(let e) = state { return .error(e) }
                     return .needMore
                 }
                 let line = start..<lineEnd
@@ -185,8 +182,8 @@ public struct RequestParser: Sendable {
     }
 
     /// Finds a CRLF-terminated line at `start`; returns the index of its CR. Sets the failed
-    /// state (400) for a bare LF or a line longer than `maxLength`.
-    private mutating func findLine(maxLength: Int) -> Int? {
+    /// state: 400 for a bare LF, `tooLongStatus` for a line longer than `maxLength`.
+    private mutating func findLine(maxLength: Int, tooLongStatus: Int = 400) -> Int? {
         let end = min(buffer.count, start + maxLength + 2)
         var i = start
         while i < end {
@@ -200,7 +197,7 @@ public struct RequestParser: Sendable {
             i += 1
         }
         if buffer.count - start > maxLength + 1 {
-            state = .failed(ParseError(status: 400, reason: "Line too long"))
+            state = .failed(ParseError(status: tooLongStatus, reason: "Line too long"))
         }
         return nil
     }
@@ -212,6 +209,12 @@ public struct RequestParser: Sendable {
         let count = buffer.count
         while i < count {
             let b = buffer[i]
+            // Limits are checked at each byte, not once per feed, so the outcome does not
+            // depend on how the bytes were split (found by fuzzing: a bare CR past the limit
+            // was a 400 when the request came whole but a 414 when it came in pieces).
+            if let requestLineEnd, i + 1 - requestLineEnd > limits.maxHeaderBytes {
+                return fail(431, "Header section too large")
+            }
             if b == ASCII.lf {
                 guard i > lineStart, buffer[i - 1] == ASCII.cr else { return fail(400, "Bare LF") }
                 let contentEnd = i - 1
@@ -233,6 +236,9 @@ public struct RequestParser: Sendable {
                     lineStart = i + 1
                 }
             } else {
+                if requestLineEnd == nil && i - lineStart > limits.maxRequestLineBytes {
+                    return fail(414, "Request line too long")
+                }
                 if i > start && buffer[i - 1] == ASCII.cr { return fail(400, "Bare CR") }
                 if requestLineEnd == nil && !methodEnded && b != ASCII.cr {
                     if b == ASCII.space { methodEnded = true }
@@ -242,11 +248,6 @@ public struct RequestParser: Sendable {
             i += 1
         }
         scanIndex = i
-        if let requestLineEnd {
-            if count - requestLineEnd > limits.maxHeaderBytes { return fail(431, "Header section too large") }
-        } else if count - lineStart > limits.maxRequestLineBytes + 1 {
-            return fail(414, "Request line too long")
-        }
         return .needMore
     }
 

@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A panel killed with SIGKILL cannot clean up; the next start must. Real processes, real files:
+/// the `openmarket-admin` executable with its embedded sandbox and a data folder of its own.
+@Suite struct CrashHygieneTests {
+    /// Every regular file under `folder`, relative to it.
+    static func files(under folder: URL) -> [String] {
+        guard let walker = FileManager.default.enumerator(atPath: folder.path) else { return [] }
+        var found: [String] = []
+        while let name = walker.nextObject() as? String {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path, isDirectory: &isDirectory),
+               !isDirectory.boolValue {
+                found.append(name)
+            }
+        }
+        return found.sorted()
+    }
+
+    /// Opens a connection and sends `bytes` of a request, then leaves it open (the caller closes).
+    static func sendPart(port: Int, _ bytes: [UInt8]) throws -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw ExecutableTests.Failure(description: "socket failed") }
+        var timeout = timeval(tv_sec: 30, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { close(fd); throw ExecutableTests.Failure(description: "connect failed") }
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard n > 0 else { close(fd); throw ExecutableTests.Failure(description: "send failed after \(offset) bytes") }
+            offset += n
+        }
+        return fd
+    }
+
+    /// Waits (polling, up to 60 s) until `condition` holds.
+    static func waitFor(_ what: String, _ condition: @escaping @Sendable () -> Bool) async throws {
+        try await ExecutableTests.offPool {
+            let deadline = Date().addingTimeInterval(60)
+            while !condition() {
+                guard Date() < deadline else { throw ExecutableTests.Failure(description: "timed out waiting for \(what)") }
+                usleep(20_000)
+            }
+        }
+    }
+
+    @Test func killDuringTenMiBUploadThenRestartLeavesNothing() async throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("crash-hygiene-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let uploads = data.appendingPathComponent("uploads")
+        let first = try await ExecutableTests.offPool { try ExecutableTests.start(data: data) }
+        let browser = TestBrowser(port: first.port)
+        let form = try await browser.get("/products/new")
+        let token = try #require(form.inputValue("csrf_token"))
+
+        // A form that comes back with an error keeps its image staged on disk.
+        let refused = try await browser.postMultipart("/products", fields: [("csrf_token", token), ("name", "")],
+                                                      files: [.init(filename: "kept.png", type: "image/png", data: TestImages.png())])
+        #expect(refused.text.contains("data-staged-images"))
+        #expect(Self.files(under: uploads).contains { $0.contains("/staging/") })
+
+        // A 10 MiB upload, cut off by SIGKILL once the panel has spooled part of it to disk.
+        let boundary = "----crash-test"
+        let fileSize = 10 << 20
+        var head = "--\(boundary)\r\nContent-Disposition: form-data; name=\"csrf_token\"\r\n\r\n\(token)\r\n"
+        head += "--\(boundary)\r\nContent-Disposition: form-data; name=\"images\"; filename=\"big.png\"\r\nContent-Type: image/png\r\n\r\n"
+        let tail = "\r\n--\(boundary)--\r\n"
+        let cookie = browser.cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")
+        let requestHead = "POST /products HTTP/1.1\r\nHost: 127.0.0.1:\(first.port)\r\nOrigin: http://127.0.0.1:\(first.port)\r\n"
+            + "Cookie: \(cookie)\r\nContent-Type: multipart/form-data; boundary=\(boundary)\r\n"
+            + "Content-Length: \(head.utf8.count + fileSize + tail.utf8.count)\r\n\r\n"
+        let sent = Array(requestHead.utf8) + Array(head.utf8) + Array(TestImages.largePNG(size: 6 << 20))
+        let port = first.port
+        let socket = try await ExecutableTests.offPool { try Self.sendPart(port: port, sent) }
+        defer { close(socket) }
+        let spooling = uploads
+        try await Self.waitFor("a spooled upload of 3 MiB or more") {
+            Self.files(under: spooling).contains { name in
+                name.contains("/spool/") && ((try? FileManager.default.attributesOfItem(
+                    atPath: spooling.appendingPathComponent(name).path)[.size] as? Int) ?? 0) >= 3 << 20
+            }
+        }
+        kill(first.process.processIdentifier, SIGKILL)
+        first.process.waitUntilExit()
+        let left = Self.files(under: uploads)
+        #expect(left.contains { $0.contains("/spool/httpserver-upload-") }, "the killed panel left its spool file: \(left)")
+        #expect(left.contains { $0.contains("/staging/") }, "and its staged image: \(left)")
+        let deadFolders = try FileManager.default.contentsOfDirectory(atPath: uploads.path).filter { !$0.hasSuffix(".lock") }
+
+        // The next start sweeps all of it; only the new process's own (empty) folders and locks exist.
+        let second = try await ExecutableTests.offPool { try ExecutableTests.start(data: data) }
+        let now = Self.files(under: uploads)
+        #expect(now.allSatisfy { $0.hasSuffix(".lock") && !$0.contains("/") }, "left after restart: \(now)")
+        #expect(now.count == 2, "one lock each for the panel and its sandbox: \(now)")
+        let folders = try FileManager.default.contentsOfDirectory(atPath: uploads.path)
+        #expect(Set(folders).isDisjoint(with: deadFolders), "the dead process's folders are gone: \(folders)")
+        #expect(try await ExecutableTests.stop(second.process) == 0)
+        // A clean shutdown removes the process's own folders too.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: uploads.path).isEmpty)
+    }
+}
