@@ -62,6 +62,7 @@ public final class AdminPanel: Sendable {
     /// Stops accepting, lets requests in flight finish, removes staged uploads.
     public func shutdown() async {
         await sweeper.stop()
+        await app.catalog.stop()
         await server.shutdown()
         await app.staging.removeAll()
         app.scratch.remove()

@@ -9,11 +9,12 @@ extension PanelApp {
         let id = try Self.productID(request)
         let product = try await loadProduct(id, retry: "/products/\(id)/delete")
         let visit = await visit(request, create: true)
+        let back = BackLink.validated(request.query["back"])
         var locked: String?
         if let session = visit.session, let wait = await sessions.deleteRetryAfter(for: session.id) {
             locked = lockedMessage(wait, visit.localizer)
         }
-        return try deletePage(product, visit: visit, alert: nil, passwordError: nil, locked: locked,
+        return try deletePage(product, visit: visit, back: back, alert: nil, passwordError: nil, locked: locked,
                               status: locked == nil ? 200 : 429)
     }
 
@@ -24,39 +25,42 @@ extension PanelApp {
         let form = try await request.urlencodedForm()
         let session = try await requireCSRF(request, formToken: form["csrf_token"])
         let visit = visit(request, session: session)
+        let back = BackLink.validated(form["back"])
         let l = visit.localizer
 
         if let wait = await sessions.deleteRetryAfter(for: session.id) {
             let product = try await loadProduct(id, retry: "/products/\(id)/delete")
-            return try deletePage(product, visit: visit, alert: nil, passwordError: nil,
+            return try deletePage(product, visit: visit, back: back, alert: nil, passwordError: nil,
                                   locked: lockedMessage(wait, l), status: 429)
         }
         let password = form["password"] ?? ""
         guard !password.isEmpty else {
             let product = try await loadProduct(id, retry: "/products/\(id)/delete")
-            return try deletePage(product, visit: visit, alert: l("delete_alert_password_empty"),
+            return try deletePage(product, visit: visit, back: back, alert: l("delete_alert_password_empty"),
                                   passwordError: l("delete_error_password_empty"), locked: nil, status: 422)
         }
         do throws(OpenMarketError) {
             let deleted = try await client.delete(id: id, password: password)
+            await catalogRemove(id)
             await activity.record(ActivityEntry(session, request, action: "delete", productID: id, detail: deleted.name))
-            return await redirect(to: "/products", flash: l("flash_deleted", ["name": deleted.name]), session: session)
+            return await redirect(to: back ?? "/products", flash: l("flash_deleted", ["name": deleted.name]), session: session)
         } catch .unauthorized {
             await activity.record(ActivityEntry(session, request, action: "delete-refused", productID: id,
                                                 detail: "wrong vendor password"))
             let (remaining, wait) = await sessions.recordWrongPassword(for: session.id)
             let product = try await loadProduct(id, retry: "/products/\(id)/delete")
             if let wait {
-                return try deletePage(product, visit: visit, alert: nil, passwordError: nil,
+                return try deletePage(product, visit: visit, back: back, alert: nil, passwordError: nil,
                                       locked: lockedMessage(wait, l), status: 429)
             }
-            return try deletePage(product, visit: visit,
+            return try deletePage(product, visit: visit, back: back,
                                   alert: l.plural("delete_alert_wrong_password", count: remaining),
                                   passwordError: l("delete_error_wrong_password"), locked: nil, status: 422)
         } catch .forbidden {
             throw PageFailure.forbidden("failure_delete_not_yours")
         } catch .notFound {
-            return await redirect(to: "/products", flash: l("flash_already_deleted"), session: session)
+            await catalogRemove(id)
+            return await redirect(to: back ?? "/products", flash: l("flash_already_deleted"), session: session)
         } catch {
             let failure = PageFailure(error, retryURL: "/products/\(id)/delete")
             throw failure
@@ -76,11 +80,15 @@ extension PanelApp {
                                     "window": l.duration(configuration.deleteAttemptWindow), "wait": l.duration(wait)])
     }
 
-    private func deletePage(_ product: ProductDetail, visit: Visit, alert: String?, passwordError: String?,
+    private func deletePage(_ product: ProductDetail, visit: Visit, back: String?, alert: String?, passwordError: String?,
                             locked: String?, status: Int) throws -> HTTPResponse {
         let price = product.discountedPrice > 0 ? product.bargainPrice : product.price
         let l = visit.localizer
+        let productURL = BackLink.link("/products/\(product.id)", back: back)
         let context: [String: TemplateValue] = [
+            "back": back.map { .object(["url": .string($0)]) } ?? .null,
+            "product_url": .string(productURL),
+            "cancel_url": .string(back ?? productURL),
             "delete_heading": .string(l("delete_heading", ["name": product.name])),
             "summary": .string(l("delete_summary", ["name": product.name, "price": l.money(price, product.currency),
                                                     "stock": l.number(product.stock)])),

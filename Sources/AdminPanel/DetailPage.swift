@@ -8,11 +8,16 @@ extension PanelApp {
     func detailPage(_ request: HTTPRequest) async throws -> HTTPResponse {
         let id = try Self.productID(request)
         let product: ProductDetail
-        do {
+        do throws(OpenMarketError) {
             product = try await client.product(id: id)
+        } catch .notFound {
+            await catalogRemove(id)
+            throw PageFailure(.notFound(message: ""), retryURL: nil)
         } catch {
             throw PageFailure(error, retryURL: "/products/\(id)")
         }
+        await catalogRecord(product)
+        let back = BackLink.validated(request.query["back"])
         let ownVendor = await vendor.id
         let canManage = await vendor.mayManage(productVendorID: product.vendorID)
         // The delete dialog is a POST form, so it needs the session's CSRF token.
@@ -20,7 +25,10 @@ extension PanelApp {
         var context = presenter.detail(product, ownVendorID: ownVendor, visit.localizer)
         context["can_manage"] = .bool(canManage)
         context["csrf_token"] = .string(visit.session?.csrfToken ?? "")
-        context["back_url"] = "/products"
+        context["back_url"] = .string(back ?? "/products")
+        context["back"] = back.map { .object(["url": .string($0)]) } ?? .null
+        context["edit_url"] = .string(BackLink.link("/products/\(id)/edit", back: back))
+        context["delete_url"] = .string(BackLink.link("/products/\(id)/delete", back: back))
         context["alert"] = .null
         return try page("product", title: product.name, context: context, visit: visit, section: .products)
     }

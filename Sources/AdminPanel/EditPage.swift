@@ -13,7 +13,8 @@ extension PanelApp {
         }
         let visit = await visit(request, create: true)
         let values = ProductFormValues(product: product, thumbnailID: presenter.thumbnailImageID(of: product))
-        let state = ProductFormState(values: values, product: product, loaded: values)
+        var state = ProductFormState(values: values, product: product, loaded: values)
+        state.back = BackLink.validated(request.query["back"])
         return try editPage(state, id: id, visit: visit, status: 200)
     }
 
@@ -21,6 +22,7 @@ extension PanelApp {
     /// was opened, answers 409 with when-opened / now / yours and a form merged so that saving
     /// again sends only this person's changes (see `EditMerge`); else sends only the changed fields.
     func updateProduct(_ request: HTTPRequest) async throws -> HTTPResponse {
+        if configuration.api.dialect == .v1 { return try await updateV1(request) }
         let id = try Self.productID(request)
         let form = try await request.urlencodedForm()
         let session = try await requireCSRF(request, formToken: form["csrf_token"])
@@ -29,11 +31,13 @@ extension PanelApp {
         let yours = ProductFormValues { form[$0] }
         let sentOpened = form["loaded_name"] != nil ? ProductFormValues { form["loaded_" + $0] } : nil
         var state = ProductFormState(values: yours, loaded: sentOpened)
+        state.back = BackLink.validated(form["back"])
 
         let current: ProductDetail
         do throws(OpenMarketError) {
             current = try await client.product(id: id)
         } catch {
+            if case .notFound = error { await catalogRemove(id) }
             let status = try ProductFormSubmission.edit.show(error, on: &state, l)
             return try editPage(state, id: id, visit: visit, status: status)
         }
@@ -79,14 +83,16 @@ extension PanelApp {
             return try editPage(state, id: id, visit: visit, status: 422)
         }
         guard !changes.isEmpty else {
-            return await redirect(to: "/products/\(id)", flash: l("flash_nothing_changed"), session: session)
+            return await redirect(to: state.back ?? "/products/\(id)", flash: l("flash_nothing_changed"), session: session)
         }
         do throws(OpenMarketError) {
             let updated = try await client.update(id: id, changes: changes)
+            await catalogRecord(updated)
             await activity.record(ActivityEntry(session, request, action: "edit", productID: id,
                 changes: changes.activityChanges(from: current, thumbnailID: presenter.thumbnailImageID(of: current))))
-            return await redirect(to: "/products/\(id)", flash: l("flash_saved", ["name": updated.name]), session: session)
+            return await redirect(to: state.back ?? "/products/\(id)", flash: l("flash_saved", ["name": updated.name]), session: session)
         } catch {
+            if case .notFound = error { await catalogRemove(id) }
             let status = try ProductFormSubmission.edit.show(error, on: &state, l)
             return try editPage(state, id: id, visit: visit, status: status)
         }

@@ -56,7 +56,8 @@ public struct LaunchOptions: Sendable, Equatable {
                               loopback turns on the sign-in page)
           --port P            panel port (default 8080)
           --api URL           the Open Market API to use (default: start the embedded sandbox)
-          --dialect v2a|v2b   API dialect (default v2a)
+          --dialect v1|v2a|v2b  API dialect (default v2a; v1 = the 2021 API, a password per product,
+                              no vendor: --identifier/--secret are not needed)
           --identifier ID     vendor identifier (required with --api)
           --secret S          vendor secret (required with --api; stays on the server)
           --vendor-id N       the vendor's numeric id (shows edit/delete only on its products)
@@ -155,7 +156,7 @@ public struct LaunchOptions: Sendable, Equatable {
         }
         if let text = given["dialect"] {
             guard let value = Dialect(rawValue: text.lowercased()) else {
-                throw Problem(description: "--dialect must be v2a or v2b, not '\(text)'")
+                throw Problem(description: "--dialect must be v1, v2a or v2b, not '\(text)'")
             }
             dialect = value
         }
@@ -214,7 +215,7 @@ public struct LaunchOptions: Sendable, Equatable {
             }
             maxConnections = value
         }
-        if api != nil, identifier == nil || secret == nil {
+        if api != nil, dialect != .v1, identifier == nil || secret == nil {
             throw Problem(description: "--api needs --identifier and --secret (or OPENMARKET_IDENTIFIER and OPENMARKET_SECRET)")
         }
         if (identifier == nil) != (secret == nil) {

@@ -24,6 +24,10 @@ final class PanelApp: Sendable {
     let vendor: VendorIdentity
     let loginAttempts: AddressLimiter
     let staticFiles: StaticFiles
+    /// The local catalog copy (sorted and filtered views, CSV) and what keeps it current.
+    let catalog: CatalogSync
+    let catalogDatabase: CatalogDatabase
+    let newestCheck: NewestProductCheck
     let database: PanelDatabase
     let activity: ActivityLog
     let hostAllowList: HostAllowList
@@ -41,6 +45,7 @@ final class PanelApp: Sendable {
             throw PanelStartupError("templates in \(configuration.templatesDirectory.path) could not be loaded: \(error)")
         }
         catalogs = try Catalogs(directory: configuration.templatesDirectory.appendingPathComponent("strings"))
+            .forDialect(configuration.api.dialect)
         let base = configuration.api.baseURL
         let apiHost = (base.host ?? "?") + (base.port.map { ":\($0)" } ?? "")
         renderer = try PageRenderer(templates: templates, version: configuration.version, apiHost: apiHost)
@@ -61,7 +66,7 @@ final class PanelApp: Sendable {
             throw PanelStartupError("the uploads folder \(uploads.path) cannot be used: \(error)")
         }
         mediaCache = MediaCache(maxBytes: configuration.mediaCacheBytes)
-        vendor = VendorIdentity(id: configuration.vendorID)
+        vendor = VendorIdentity(id: configuration.vendorID, everyProduct: configuration.api.dialect == .v1)
         loginAttempts = AddressLimiter(limit: 10, window: 600, now: configuration.now)
         do {
             hostAllowList = try HostAllowList(bindHost: configuration.host, allowedHosts: configuration.allowedHosts)
@@ -72,6 +77,16 @@ final class PanelApp: Sendable {
             .appendingPathComponent("openmarket-admin-data-\(SecureToken.make(byteCount: 12))", isDirectory: true))
         activity = ActivityLog(database: database, now: configuration.now)
         do {
+            catalogDatabase = try CatalogDatabase(database.writer)
+        } catch {
+            throw PanelStartupError("the catalog copy in \(database.database.path) cannot be opened: \(error)")
+        }
+        let copy = CatalogCopy()
+        if let stored = try? catalogDatabase.loadAll() { copy.load(stored.products, syncedAt: stored.syncedAt) }
+        catalog = CatalogSync(client: client, copy: copy, database: catalogDatabase,
+                              interval: configuration.catalogSyncInterval, now: configuration.now)
+        newestCheck = NewestProductCheck(client: client, maxAge: 5)
+        do {
             staticFiles = try StaticFiles(root: configuration.publicDirectory, cacheControl: "public, max-age=300")
         } catch {
             throw PanelStartupError("the public folder \(configuration.publicDirectory.path) cannot be served: \(error)")
@@ -79,6 +94,18 @@ final class PanelApp: Sendable {
     }
 
     var accessControl: Bool { configuration.accessCode != nil }
+
+    /// A product the panel just registered, edited or re-read: every view shows it at once.
+    func catalogRecord(_ product: ProductDetail) async {
+        let changes = catalog.copy.record(CatalogProduct(product, seenAt: configuration.now()))
+        try? await catalogDatabase.persist(changes, syncedAt: nil)
+    }
+
+    /// A product the panel just deleted (or found deleted): gone from every view at once.
+    func catalogRemove(_ id: Int) async {
+        let changes = catalog.copy.remove(id: id)
+        try? await catalogDatabase.persist(changes, syncedAt: nil)
+    }
 
     // MARK: sessions
 

@@ -34,6 +34,10 @@ public struct PanelConfiguration: Sendable {
     public var deleteAttemptLimit = 5
     public var deleteAttemptWindow: TimeInterval = 600
     public var itemsPerPage = 20
+    /// How often the local catalog copy is synced in the background while the panel is used.
+    public var catalogSyncInterval: TimeInterval = 30
+    /// A page from the copy syncs first when the copy is older than this (the 60 s promise).
+    public var catalogMaxAge: TimeInterval = 50
     public var version = "1.0.0"
     /// The clock for expiry and limits; tests move it forward instead of sleeping.
     public var now: @Sendable () -> Date = { Date() }

@@ -15,6 +15,8 @@ struct ProductFormState: Sendable {
     var product: ProductDetail?
     var loaded: ProductFormValues?
     var conflict: [FieldChange] = []
+    /// The list to return to after saving or cancelling (`back=`, validated).
+    var back: String?
 }
 
 /// One field that changed on the API while the seller had the edit form open: its value when
@@ -39,11 +41,29 @@ extension PanelApp {
                                       || !(state.staged?.images.isEmpty ?? true))
         context["alert"] = state.alert.map { .object(["message": .string($0)]) } ?? .null
         context["mode_register"] = .bool(productID == nil)
+        context["back"] = state.back.map { .object(["url": .string($0)]) } ?? .null
         context["mode_edit"] = .bool(productID != nil)
+        // v1: a password per product, asked on register and edit; images replaceable on edit;
+        // whole-number money; no thumbnail choice (the API has none).
+        let v1 = configuration.api.dialect == .v1
+        context["v1"] = .bool(v1)
+        context["multipart"] = .bool(productID == nil || v1)
+        context["image_picker"] = .bool(productID == nil || v1)
+        context["images_required"] = .bool(productID == nil && (state.staged?.images.isEmpty ?? true))
+        context["thumbnail_choice"] = .bool(!v1)
+        context["price_min"] = .string(v1 ? "1" : "0.01")
+        context["price_step"] = .string(v1 ? "1" : "0.01")
+        context["password_autocomplete"] = .string(productID == nil ? "new-password" : "current-password")
+        context["password_hint"] = .string(l(productID == nil ? "form_password_hint_register" : "form_password_hint_edit"))
+        if v1, productID != nil {
+            context["images_hint"] = .string(l("form_images_replace_hint", [
+                "max": "\(ProductRules.imageCount.upperBound)", "size": "\(ProductRules.maxImageBytes / 1024) KB"]))
+        }
+        context["staged"] = Self.stagedContext(state.staged, l)
         if let productID {
             context["action"] = .string("/products/\(productID)/edit")
             context["submit_label"] = .string(l("edit_submit"))
-            context["cancel_url"] = .string("/products/\(productID)")
+            context["cancel_url"] = .string(state.back ?? "/products/\(productID)")
             context["product_id"] = .int(productID)
             context["product_name"] = .string(state.product?.name ?? state.loaded?.name ?? state.values.name)
             let chosen = Int(state.values.thumbnailID)
@@ -81,30 +101,34 @@ extension PanelApp {
         } else {
             context["action"] = "/products"
             context["submit_label"] = .string(l("register_submit"))
-            context["cancel_url"] = "/products"
+            context["cancel_url"] = .string(state.back ?? "/products")
             context["images"] = .null
             context["conflict"] = .null
             context["loaded"] = .null
-            context["staged"] = state.staged.flatMap { staged in
-                staged.images.isEmpty ? nil : .object([
-                    "token": .string(staged.token),
-                    "images": .list(staged.images.enumerated().map { index, image in
-                        .object([
-                            "id": .int(image.id),
-                            "src": .string("/uploads/\(staged.token)/\(image.id)"),
-                            "filename": .string(image.filename),
-                            "size_text": .string(Self.sizeText(image.size)),
-                            "index": .int(index),
-                            "earlier_label": .string(l("js_picker_earlier", ["file": image.filename])),
-                            "later_label": .string(l("js_picker_later", ["file": image.filename])),
-                            "first": .bool(index == 0),
-                            "last": .bool(index == staged.images.count - 1),
-                        ])
-                    }),
-                ])
-            } ?? .null
         }
         return context
+    }
+
+    /// The images kept after an error (register, and edit in v1), with their remove boxes.
+    static func stagedContext(_ staged: (token: String, images: [StagedImage])?, _ l: Localizer) -> TemplateValue {
+        staged.flatMap { staged in
+            staged.images.isEmpty ? nil : .object([
+                "token": .string(staged.token),
+                "images": .list(staged.images.enumerated().map { index, image in
+                    .object([
+                        "id": .int(image.id),
+                        "src": .string("/uploads/\(staged.token)/\(image.id)"),
+                        "filename": .string(image.filename),
+                        "size_text": .string(Self.sizeText(image.size)),
+                        "index": .int(index),
+                        "earlier_label": .string(l("js_picker_earlier", ["file": image.filename])),
+                        "later_label": .string(l("js_picker_later", ["file": image.filename])),
+                        "first": .bool(index == 0),
+                        "last": .bool(index == staged.images.count - 1),
+                    ])
+                }),
+            ])
+        } ?? .null
     }
 
     static func sizeText(_ bytes: Int) -> String {

@@ -7,7 +7,8 @@ extension PanelApp {
     /// `GET /products/new`
     func registerForm(_ request: HTTPRequest) async throws -> HTTPResponse {
         let visit = await visit(request, create: true)
-        let state = ProductFormState(values: ProductFormValues())
+        var state = ProductFormState(values: ProductFormValues())
+        state.back = BackLink.validated(request.query["back"])
         return try page("product_new", title: visit.localizer("register_heading"),
                         context: formContext(state, editing: nil, csrfToken: visit.session?.csrfToken ?? "", visit.localizer),
                         visit: visit, section: .register)
@@ -72,12 +73,17 @@ extension PanelApp {
             }
         }
         parsed.name = parsed.name.trimmingCharacters(in: .whitespacesAndNewlines)
+        if configuration.api.dialect == .v1 {
+            return try await registerV1(request, form: form, session: session, visit: visit, values: values,
+                                        parsed: parsed, issues: issues, uploads: uploads, staged: staged)
+        }
         let draft = NewProduct(name: parsed.name, description: parsed.description, price: parsed.price,
                                currency: parsed.currency, discountedPrice: parsed.discountedPrice,
                                stock: parsed.stock, images: uploads)
         issues = Self.merged(issues, draft.validate())
 
         var state = ProductFormState(values: values, issues: issues, staged: staged)
+        state.back = BackLink.validated(form.fields["back"])
         guard issues.isEmpty else {
             return try registerPage(state, visit: visit, status: 422)
         }
@@ -85,6 +91,7 @@ extension PanelApp {
             let product = try await client.create(draft)
             if let staged { await staging.discard(token: staged.token) }
             await vendor.learn(product.vendorID)
+            await catalogRecord(product)
             await activity.record(ActivityEntry(session, request, action: "register", productID: product.id,
                                                 detail: product.name))
             return await redirect(to: "/products/\(product.id)", flash: l("flash_registered", ["name": product.name]), session: session)

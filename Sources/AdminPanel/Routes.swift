@@ -5,6 +5,7 @@ extension PanelApp {
     func routes() -> Router {
         var router = Router()
         router.use(SecurityHeaders.middleware)
+        router.use(RetryAfter.middleware(fallback: Int(configuration.deleteAttemptWindow.rounded(.up))))
         router.use(hostCheckMiddleware())
         router.use(originCheckMiddleware())
         router.use(accessControlMiddleware())
@@ -12,10 +13,15 @@ extension PanelApp {
         router.get("/") { _ in .redirect(to: "/products", status: 303) }
         router.get("/products", pageHandler { app, request in try await app.listPage(request) })
         router.post("/products", bodyLimit: configuration.uploadLimit, pageHandler { app, request in try await app.registerProduct(request) })
+        router.get("/products/refresh", pageHandler { app, request in try await app.refreshCatalog(request) })
+        router.get("/products/export.csv", pageHandler { app, request in try await app.exportCatalog(request) })
+        router.get("/products/newest.json") { [self] request in try await newestProduct(request) }
         router.get("/products/new", pageHandler { app, request in try await app.registerForm(request) })
         router.get("/products/{id}", pageHandler { app, request in try await app.detailPage(request) })
         router.get("/products/{id}/edit", pageHandler { app, request in try await app.editForm(request) })
-        router.post("/products/{id}/edit", bodyLimit: 64 * 1024, pageHandler { app, request in try await app.updateProduct(request) })
+        // v1 edits may replace the images: the register form's limit then.
+        let editLimit = configuration.api.dialect == .v1 ? configuration.uploadLimit : 64 * 1024
+        router.post("/products/{id}/edit", bodyLimit: editLimit, pageHandler { app, request in try await app.updateProduct(request) })
         router.get("/products/{id}/delete", pageHandler { app, request in try await app.deletePrompt(request) })
         router.post("/products/{id}/delete", bodyLimit: 16 * 1024, pageHandler { app, request in try await app.deleteProduct(request) })
         router.get("/uploads/{token}/{image}", pageHandler { app, request in try await app.stagedPreview(request) })

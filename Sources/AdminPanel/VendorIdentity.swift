@@ -2,11 +2,16 @@
 /// API's answer to this panel's first register (the new product's `vendor_id`).
 actor VendorIdentity {
     private(set) var id: Int?
+    /// v1: no vendors, ownership is per product password, so every product shows its controls.
+    private let everyProduct: Bool
 
-    init(id: Int?) { self.id = id }
+    init(id: Int?, everyProduct: Bool = false) {
+        self.id = everyProduct ? nil : id
+        self.everyProduct = everyProduct
+    }
 
     func learn(_ vendorID: Int) {
-        if id == nil { id = vendorID }
+        if id == nil && !everyProduct { id = vendorID }
     }
 
     /// Edit and delete controls show for the vendor's own products, and for every product while

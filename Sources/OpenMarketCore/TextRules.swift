@@ -22,6 +22,7 @@ public enum TextRules {
     /// The same as a field issue for a form, in words for a seller.
     public static func controlCharacterIssues(_ text: String, field: String) -> [FieldIssue] {
         guard text.unicodeScalars.contains(where: isForbidden) else { return [] }
-        return [FieldIssue(field: field, message: "Remove the invisible control characters from this field (tabs and line breaks are fine).")]
+        return [FieldIssue(field: field, message: "Remove the invisible control characters from this field (tabs and line breaks are fine).",
+                           code: "text_control_characters")]
     }
 }

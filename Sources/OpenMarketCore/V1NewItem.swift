@@ -94,28 +94,33 @@ public enum V1Rules {
     public static let passwordLength = 1...100
 
     public static func priceIssues(_ price: Int) -> [FieldIssue] {
-        price >= 1 ? [] : [FieldIssue(field: "price", message: "The price must be more than 0.")]
+        price >= 1 ? [] : [FieldIssue(field: "price", message: "The price must be more than 0.", code: "price_not_positive")]
     }
 
     /// 0 ≤ discount ≤ price; `field` is where a discount above the price is reported.
     public static func discountIssues(_ discount: Int?, price: Int?, field: String) -> [FieldIssue] {
         guard let discount else { return [] }
-        if discount < 0 { return [FieldIssue(field: "discounted_price", message: "The discount cannot be negative.")] }
+        if discount < 0 {
+            return [FieldIssue(field: "discounted_price", message: "The discount cannot be negative.", code: "discount_negative")]
+        }
         if let price, discount > price {
             return [field == "price"
-                ? FieldIssue(field: "price", message: "The price cannot be lower than the current discount (\(discount)).")
-                : FieldIssue(field: "discounted_price", message: "The discount cannot be more than the price (\(price)).")]
+                ? FieldIssue(field: "price", message: "The price cannot be lower than the current discount (\(discount)).",
+                             code: "price_under_discount", arguments: ["discount": "\(discount)"])
+                : FieldIssue(field: "discounted_price", message: "The discount cannot be more than the price (\(price)).",
+                             code: "discount_over_price", arguments: ["price": "\(price)"])]
         }
         return []
     }
 
     public static func passwordIssues(_ password: String) -> [FieldIssue] {
         if password.isEmpty {
-            return [FieldIssue(field: "password", message: "Enter the product's password.")]
+            return [FieldIssue(field: "password", message: "Enter the product's password.", code: "password_empty")]
         }
         if password.count > passwordLength.upperBound {
             return [FieldIssue(field: "password",
-                               message: "The password can be at most \(passwordLength.upperBound) characters.")]
+                               message: "The password can be at most \(passwordLength.upperBound) characters.",
+                               code: "password_too_long", arguments: ["max": "\(passwordLength.upperBound)"])]
         }
         return TextRules.controlCharacterIssues(password, field: "password")
     }

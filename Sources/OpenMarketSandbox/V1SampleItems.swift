@@ -37,3 +37,8 @@ enum V1SampleItems {
         return count
     }
 }
+
+/// What the panel's start-up may print about v1 samples (the password is a fixed, public one).
+public enum V1SampleItemsInfo {
+    public static var password: String { V1SampleItems.password }
+}

@@ -59,7 +59,10 @@ func startSandbox(_ options: LaunchOptions) -> (Sandbox, ClientConfiguration, ve
     // The vendor the sandbox acts for: the one given by --identifier/--secret, else the demo vendor.
     let vendor = sandbox.demoVendor
     say("Sandbox API:  \(sandbox.baseURL.absoluteString)  (data in \(options.dataDirectory))")
-    if options.identifier == nil {
+    if options.dialect == .v1 {
+        // v1 has no vendor: each product has its own password, chosen when it is registered.
+        if options.seed > 0 { say("Sample products' password (v1): \(V1SampleItemsInfo.password)") }
+    } else if options.identifier == nil {
         // A local tool's console, not a log: the seller needs this password for every delete.
         say("Demo vendor \"\(vendor.name)\" \(vendor.created ? "created" : "ready"). Its password, asked when you delete a product: \(vendor.secret)")
     }
@@ -112,10 +115,11 @@ let signalSources = [SIGINT, SIGTERM].map { number in
 let sandbox: Sandbox?
 let client: ClientConfiguration
 let vendorID: Int?
-if let api = options.api, let identifier = options.identifier, let secret = options.secret {
+if let api = options.api, options.dialect == .v1 || (options.identifier != nil && options.secret != nil) {
+    // v1 has no vendor credentials: every write carries the product's own password.
     sandbox = nil
-    client = ClientConfiguration(baseURL: api, dialect: options.dialect, identifier: identifier, secret: secret,
-                                 timeout: options.timeout)
+    client = ClientConfiguration(baseURL: api, dialect: options.dialect, identifier: options.identifier ?? "",
+                                 secret: options.secret ?? "", timeout: options.timeout)
     vendorID = options.vendorID
 } else {
     let started = startSandbox(options)

@@ -42,7 +42,9 @@ import OpenMarketCore
     }
 
     @Test func listLinksCarryPageViewAndEncodedSearch() {
-        let links = ListLinks(view: .grid, query: "우유 & cup")
+        var links = CatalogQuery()
+        links.view = .grid
+        links.search = "우유 & cup"
         #expect(links.url(page: 2) == "/products?page=2&view=grid&q=%EC%9A%B0%EC%9C%A0%20%26%20cup")
         #expect(links.url(page: 1, view: .list).hasPrefix("/products?page=1&view=list"))
     }

@@ -26,6 +26,12 @@ import Testing
         #expect(options.publicDirectory == "/p")
     }
 
+    /// v1 has no vendor: a remote v1 API needs no identifier or secret.
+    @Test func v1NeedsNoVendorCredentials() throws {
+        let options = try LaunchOptions.parse(["--api", "http://api.example:8000", "--dialect", "v1"], environment: [:])
+        #expect(options.dialect == .v1 && options.identifier == nil && options.secret == nil)
+    }
+
     @Test func environmentIsTheFallback() throws {
         let options = try LaunchOptions.parse(["--port", "9001"],
                                               environment: ["OPENMARKET_PORT": "9999", "OPENMARKET_SANDBOX_PORT": "9002",
@@ -39,7 +45,7 @@ import Testing
         (["--bogus"], "unknown option --bogus"),
         (["--port", "99999"], "--port must be a port number"),
         (["--port"], "--port needs a value"),
-        (["--dialect", "v3"], "--dialect must be v2a or v2b"),
+        (["--dialect", "v3"], "--dialect must be v1, v2a or v2b"),
         (["--api", "ftp://x"], "--api must be an http"),
         (["--api", "http://x"], "--api needs --identifier and --secret"),
         (["stray"], "unexpected argument"),

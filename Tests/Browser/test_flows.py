@@ -51,8 +51,9 @@ def test_list_grid_and_detail(panel, browser):
     ids = [e.get_attribute("data-product-id") for e in browser.find_elements(By.CSS_SELECTOR, "[data-product-id]")]
     assert ids == [str(first["id"])]
 
-    browser.find_element(By.CSS_SELECTOR, f'[data-product-id="{first["id"]}"] a[href$="/products/{first["id"]}"]').click()
-    wait(browser).until(lambda d: d.current_url.endswith(f"/products/{first['id']}"))
+    # The link carries the list it came from in back= (keep your place).
+    browser.find_element(By.CSS_SELECTOR, f'[data-product-id="{first["id"]}"] a[href^="/products/{first["id"]}?back="]').click()
+    wait(browser).until(lambda d: d.current_url.split("?")[0].endswith(f"/products/{first['id']}"))
     gallery = browser.find_element(By.CSS_SELECTOR, "[data-gallery]")
     image = gallery.find_element(By.TAG_NAME, "img")
     wait(browser).until(lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth > 0", image))

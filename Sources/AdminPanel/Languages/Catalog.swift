@@ -1,5 +1,6 @@
 import Foundation
 import HTMLTemplates
+import OpenMarketCore
 
 /// One language's texts: a flat JSON object `key → text` in `Templates/strings/<language>.json`.
 /// Texts may hold `{name}` placeholders, filled by `Localizer`. Keys starting with `js_` are also
@@ -65,6 +66,23 @@ struct Catalogs: Sendable {
             throw PanelStartupError("the language catalogs disagree: " + problems.prefix(20).joined(separator: "; "))
         }
         self.catalogs = catalogs
+    }
+
+    private init(checked catalogs: [Language: Catalog]) { self.catalogs = catalogs }
+
+    /// The texts for one API dialect: a key `v1_X` replaces `X` in v1 (the 2021 API asks for the
+    /// product's own password where the others ask for the vendor's), so every page, message and
+    /// script text speaks of the right password without the templates knowing the dialect.
+    func forDialect(_ dialect: Dialect) -> Catalogs {
+        let prefix = dialect.rawValue + "_"
+        guard dialect == .v1 else { return self }
+        var overlaid: [Language: Catalog] = [:]
+        for (language, catalog) in catalogs {
+            var texts = catalog.texts
+            for (key, text) in catalog.texts where key.hasPrefix(prefix) { texts[String(key.dropFirst(prefix.count))] = text }
+            overlaid[language] = Catalog(language: language, texts: texts)
+        }
+        return Catalogs(checked: overlaid)
     }
 
     /// Keys missing from a language, and texts whose placeholders differ from the English one.

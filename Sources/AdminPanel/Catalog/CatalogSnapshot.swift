@@ -1,0 +1,82 @@
+import Foundation
+
+/// An immutable picture of the local catalog with every sort order computed once, so a page of
+/// any view is one pass over an order with the view's filter: no lock, no database, no copying
+/// of products. A new snapshot is built (lazily) after the copy changes.
+final class CatalogSnapshot: Sendable {
+    let products: [CatalogProduct]
+    /// For each sort, the indexes into `products` in that order.
+    private let orders: [CatalogSort: [Int32]]
+    let newestID: Int?
+
+    init(_ products: [CatalogProduct]) {
+        self.products = products
+        var orders: [CatalogSort: [Int32]] = [:]
+        let byID = products.indices.sorted { products[$0].id > products[$1].id }.map { Int32($0) }
+        orders[.newest] = byID
+        orders[.oldest] = byID.reversed()
+        for sort in CatalogSort.allCases where orders[sort] == nil {
+            orders[sort] = products.indices.sorted { CatalogOrdering.areInOrder(products[$0], products[$1], by: sort) }
+                .map { Int32($0) }
+        }
+        self.orders = orders
+        newestID = byID.first.map { products[Int($0)].id }
+    }
+
+    var count: Int { products.count }
+
+    /// One page of a view: its products, the filtered count, and the page actually shown (a
+    /// page past the end shows the last one).
+    struct Page: Sendable {
+        var products: [CatalogProduct]
+        var totalCount: Int
+        var pageNo: Int
+        var lastPage: Int
+    }
+
+    func page(_ query: CatalogQuery, ownVendorID: Int?) -> Page {
+        let filter = CatalogOrdering.Filter(query, ownVendorID: ownVendorID)
+        let order = orders[query.sort] ?? []
+        let perPage = query.perPage
+        // One pass: count every match, keep only the requested page's (and, in case that page
+        // is past the end, the last full page's) products.
+        var total = 0
+        var window: [Int32] = []
+        window.reserveCapacity(perPage)
+        let wantedStart = (query.page - 1) * perPage
+        for index in order where filter.keeps(products[Int(index)]) {
+            if total >= wantedStart && total < wantedStart + perPage {
+                window.append(index)
+            }
+            total += 1
+        }
+        let lastPage = max(1, (total + perPage - 1) / perPage)
+        var pageNo = query.page
+        if pageNo > lastPage {
+            pageNo = lastPage
+            window = matching(filter, order: order, from: (lastPage - 1) * perPage, count: perPage)
+        }
+        return Page(products: window.map { products[Int($0)] }, totalCount: total, pageNo: pageNo, lastPage: lastPage)
+    }
+
+    /// Every product of a view in its order, in slices of `batch` (the CSV export streams them).
+    func all(_ query: CatalogQuery, ownVendorID: Int?) -> [Int32] {
+        let filter = CatalogOrdering.Filter(query, ownVendorID: ownVendorID)
+        return (orders[query.sort] ?? []).filter { filter.keeps(products[Int($0)]) }
+    }
+
+    private func matching(_ filter: CatalogOrdering.Filter, order: [Int32], from start: Int, count: Int) -> [Int32] {
+        var seen = 0
+        var result: [Int32] = []
+        for index in order where filter.keeps(products[Int(index)]) {
+            if seen >= start { result.append(index) }
+            seen += 1
+            if result.count == count { break }
+        }
+        return result
+    }
+
+    func product(id: Int) -> CatalogProduct? {
+        products.first { $0.id == id }
+    }
+}

@@ -1,0 +1,245 @@
+import Foundation
+import HTMLTemplates
+import HTTPServer
+import OpenMarketCore
+
+/// Register and edit on the 2021 API (`--dialect v1`): each product has its own password, asked
+/// by both forms and never shown, logged or kept; money is whole numbers; edit can replace the
+/// images (1–5) with the same staging, downscaling (app.js) and keep-on-error as register.
+/// A wrong password on edit counts toward the same limit as on delete, so neither form can be
+/// used to guess a product's password faster than the other.
+extension PanelApp {
+    /// The edit form's limits in v1: those of register (it carries images too).
+    var v1UploadLimits: MultipartLimits {
+        MultipartLimits(maxParts: 64, maxHeaderBytesPerPart: 8 * 1024, maxFieldBytes: 64 * 1024,
+                        maxFileBytes: configuration.uploadLimit, spoolThreshold: 512 * 1024)
+    }
+
+    /// The rest of `POST /products` in v1, after the shared parsing and image staging.
+    func registerV1(_ request: HTTPRequest, form: MultipartForm, session: SessionSnapshot, visit: Visit,
+                    values: ProductFormValues, parsed: ProductFormValues.Parsed, issues parseIssues: [FieldIssue],
+                    uploads: [ImageUpload], staged: (token: String, images: [StagedImage])?) async throws -> HTTPResponse {
+        let l = visit.localizer
+        var issues = parseIssues
+        let price = Self.wholeMoney(parsed.price, field: "price", code: "price_whole", into: &issues)
+        let discount = values.discountedPrice.isEmpty
+            ? nil : Self.wholeMoney(parsed.discountedPrice, field: "discounted_price", code: "discount_whole", into: &issues)
+        let item = V1NewItem(title: parsed.name, descriptions: parsed.description, price: price ?? 1,
+                             currency: parsed.currency, stock: parsed.stock, discountedPrice: discount,
+                             password: form.fields["password"] ?? "", images: uploads)
+        issues = Self.merged(issues, item.validate())
+        var state = ProductFormState(values: values, issues: issues, staged: staged)
+        guard issues.isEmpty else { return try v1RegisterPage(state, visit: visit, status: 422) }
+        do throws(OpenMarketError) {
+            let product = try await client.v1Register(item)
+            if let staged { await staging.discard(token: staged.token) }
+            await activity.record(ActivityEntry(session, request, action: "register", productID: product.id,
+                                                detail: product.title))
+            return await redirect(to: "/products/\(product.id)", flash: l("flash_registered", ["name": product.title]),
+                                  session: session)
+        } catch {
+            let status = try ProductFormSubmission.register.show(error, on: &state, l)
+            return try v1RegisterPage(state, visit: visit, status: status)
+        }
+    }
+
+    private func v1RegisterPage(_ state: ProductFormState, visit: Visit, status: Int) throws -> HTTPResponse {
+        try page("product_new", title: visit.localizer("register_heading"),
+                 context: formContext(state, editing: nil, csrfToken: visit.session?.csrfToken ?? "", visit.localizer),
+                 visit: visit, section: .register, status: status)
+    }
+
+    /// `POST /products/{id}/edit` in v1 (multipart): the conflict check of v2 edits, then only
+    /// the changed fields, the new images if any were chosen, and the password.
+    func updateV1(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let id = try Self.productID(request)
+        let form = try await request.multipartForm(limits: v1UploadLimits)
+        let session = try await requireCSRF(request, formToken: form.fields["csrf_token"])
+        let visit = visit(request, session: session)
+        let l = visit.localizer
+        var yours = ProductFormValues { form.fields[$0] }
+        let sentOpened = form.fields["loaded_name"] != nil ? ProductFormValues { form.fields["loaded_" + $0] } : nil
+        var state = ProductFormState(values: yours, loaded: sentOpened)
+        var (staged, uploads, issues) = await stageImages(form, session: session)
+        state.staged = staged
+        if form.fields["staged_move"] != nil {
+            // An order button (no JS) only re-shows the form with the images in their new order.
+            state.product = try? await client.product(id: id)
+            return try editPageV1(state, id: id, visit: visit, status: 200)
+        }
+
+        let current: ProductDetail
+        do throws(OpenMarketError) {
+            current = try await client.product(id: id)
+        } catch {
+            let status = try ProductFormSubmission.edit.show(error, on: &state, l)
+            return try editPageV1(state, id: id, visit: visit, status: status)
+        }
+        state.product = current
+        let now = ProductFormValues(product: current, thumbnailID: presenter.thumbnailImageID(of: current))
+        let opened = sentOpened ?? now
+        // v1 has no thumbnail choice: the form sends none, which is no change.
+        yours.thumbnailID = opened.thumbnailID
+
+        let conflicting = EditMerge.conflicts(opened: opened, now: now)
+        if !conflicting.isEmpty {
+            let mine = Set(EditMerge.changeSet(yours: yours, opened: opened))
+            state.values = EditMerge.merged(yours: yours, opened: opened, now: now)
+            state.loaded = now
+            state.conflict = conflicting.map { field in
+                FieldChange(field: l(field.labelKey), was: display(field, opened, product: current, l),
+                            now: display(field, now, product: current, l),
+                            yours: mine.contains(field) ? display(field, yours, product: current, l) : l("conflict_untouched"))
+            }
+            return try editPageV1(state, id: id, visit: visit, status: 409)
+        }
+
+        let changed = EditMerge.changeSet(yours: yours, opened: opened)
+        var (parsed, parseIssues) = yours.parse()
+        parsed.name = parsed.name.trimmingCharacters(in: .whitespacesAndNewlines)
+        let sent = Set(changed.map(\.rawValue))
+        issues += parseIssues.filter { sent.contains($0.field) }
+        var changes = V1ItemChanges(password: form.fields["password"] ?? "")
+        for field in changed {
+            switch field {
+            case .name: changes.title = parsed.name
+            case .description: changes.descriptions = parsed.description
+            case .price: changes.price = Self.wholeMoney(parsed.price, field: "price", code: "price_whole", into: &issues)
+            case .currency: changes.currency = parsed.currency
+            case .discountedPrice:
+                changes.discountedPrice = Self.wholeMoney(yours.discountedPrice.isEmpty ? 0 : parsed.discountedPrice,
+                                                          field: "discounted_price", code: "discount_whole", into: &issues)
+            case .stock: changes.stock = parsed.stock
+            case .thumbnailID: break
+            }
+        }
+        if !uploads.isEmpty { changes.images = uploads }
+        let currentItem = V1ItemDetail(id: id, title: current.name, descriptions: current.description,
+                                       price: Int(current.price), currency: current.currency, stock: current.stock,
+                                       discountedPrice: current.discountedPrice > 0 ? Int(current.discountedPrice) : nil,
+                                       thumbnails: [], images: [], registrationDate: current.createdAt)
+        issues = Self.merged(issues, changes.validate(current: currentItem))
+        guard issues.isEmpty else {
+            state.issues = issues
+            return try editPageV1(state, id: id, visit: visit, status: 422)
+        }
+        let isEmpty = changes.title == nil && changes.descriptions == nil && changes.price == nil && changes.currency == nil
+            && changes.stock == nil && changes.discountedPrice == nil && changes.images == nil
+        guard !isEmpty else {
+            return await redirect(to: "/products/\(id)", flash: l("flash_nothing_changed"), session: session)
+        }
+        if let wait = await sessions.deleteRetryAfter(for: session.id) {
+            state.alert = editLockedMessage(wait, l)
+            return try editPageV1(state, id: id, visit: visit, status: 429, retryAfter: wait)
+        }
+        do throws(OpenMarketError) {
+            let updated = try await client.v1Edit(id: id, changes)
+            if let staged { await staging.discard(token: staged.token) }
+            await activity.record(ActivityEntry(session, request, action: "edit", productID: id,
+                                                changes: Self.v1ActivityChanges(changes, from: current)))
+            return await redirect(to: "/products/\(id)", flash: l("flash_saved", ["name": updated.title]), session: session)
+        } catch .unauthorized {
+            let (remaining, wait) = await sessions.recordWrongPassword(for: session.id)
+            if let wait {
+                state.alert = editLockedMessage(wait, l)
+                return try editPageV1(state, id: id, visit: visit, status: 429, retryAfter: wait)
+            }
+            state.alert = l.plural("edit_alert_wrong_password", count: remaining)
+            state.issues = [FieldIssue(field: "password", message: l("edit_error_wrong_password"))]
+            return try editPageV1(state, id: id, visit: visit, status: 422)
+        } catch {
+            let status = try ProductFormSubmission.edit.show(error, on: &state, l)
+            return try editPageV1(state, id: id, visit: visit, status: status)
+        }
+    }
+
+    private func editLockedMessage(_ wait: TimeInterval, _ l: Localizer) -> String {
+        l("edit_locked_message", ["limit": String(configuration.deleteAttemptLimit),
+                                  "window": l.duration(configuration.deleteAttemptWindow), "wait": l.duration(wait)])
+    }
+
+    private func editPageV1(_ state: ProductFormState, id: Int, visit: Visit, status: Int,
+                            retryAfter: TimeInterval? = nil) throws -> HTTPResponse {
+        let name = state.product?.name ?? state.loaded?.name ?? state.values.name
+        let l = visit.localizer
+        var context = formContext(state, editing: id, csrfToken: visit.session?.csrfToken ?? "", l)
+        context["edit_heading"] = .string(l("edit_heading", ["name": name]))
+        var response = try page("product_edit", title: l("edit_title", ["name": name]), context: context,
+                                visit: visit, section: .products, status: status)
+        if let retryAfter { response.headers["Retry-After"] = String(Int(retryAfter.rounded(.up))) }
+        return response
+    }
+
+    /// The chosen files checked by their bytes and staged with the ones kept from an earlier
+    /// try, so an error never loses them (the same steps as register).
+    func stageImages(_ form: MultipartForm, session: SessionSnapshot) async
+        -> (staged: (token: String, images: [StagedImage])?, uploads: [ImageUpload], issues: [FieldIssue]) {
+        var issues: [FieldIssue] = []
+        var incoming: [(filename: String, data: Data, format: ImageFormat)] = []
+        for file in form.files(named: "images") {
+            guard let data = try? await staging.read(file) else { continue }
+            let name = Self.safeFilename(file.filename)
+            let fileIssues = ProductRules.fileIssues(filename: name, data: data)
+            guard fileIssues.isEmpty, let format = ImageFormat.detect(data) else {
+                issues += fileIssues
+                continue
+            }
+            incoming.append((name, data, format))
+        }
+        let token = form.fields["staged_token"].flatMap { $0.isEmpty ? nil : $0 }
+        let removed = Set(form.fields.all("staged_remove").compactMap { Int($0) })
+        var staged: (token: String, images: [StagedImage])?
+        do {
+            if token != nil || !incoming.isEmpty {
+                staged = try await staging.stage(token: token, owner: session.id, adding: incoming, removing: removed)
+            }
+        } catch {
+            issues.append(FieldIssue(field: "images",
+                message: "The images you chose earlier were kept for an hour and have expired. Please choose them again.",
+                code: "staged_expired"))
+            if !incoming.isEmpty {
+                staged = try? await staging.stage(token: nil, owner: session.id, adding: incoming, removing: [])
+            }
+        }
+        // The kept images in the seller's order (the order buttons work without JS too).
+        if let current = staged {
+            let order = form.fields.all("staged_order").compactMap { Int($0) }
+            staged = (current.token, StagedOrder.apply(current.images, order: order, move: form.fields["staged_move"]))
+        }
+        var uploads: [ImageUpload] = []
+        if let staged {
+            for image in staged.images {
+                guard let stored = await staging.data(token: staged.token, owner: session.id, id: image.id) else { continue }
+                uploads.append(ImageUpload(filename: image.filename, data: stored.data))
+            }
+        }
+        return (staged, uploads, issues)
+    }
+
+    /// A whole amount for v1 (which takes no fractions), or an issue on the field.
+    static func wholeMoney(_ value: Double, field: String, code: String, into issues: inout [FieldIssue]) -> Int? {
+        guard value.isFinite else { return nil }   // unreadable: the parse issue says so already
+        guard value == value.rounded(), abs(value) < 9e15 else {
+            issues.append(FieldIssue(field: field, message: "Enter a whole number: this store takes no fractions.", code: code))
+            return nil
+        }
+        return Int(value)
+    }
+
+    /// The activity row's changes: each changed field old → new, and the image count when the
+    /// images were replaced. Never the password.
+    static func v1ActivityChanges(_ changes: V1ItemChanges, from current: ProductDetail) -> [ActivityEntry.FieldChange] {
+        var same = ProductChanges()
+        same.name = changes.title
+        same.description = changes.descriptions
+        same.price = changes.price.map(Double.init)
+        same.currency = changes.currency
+        same.discountedPrice = changes.discountedPrice.map(Double.init)
+        same.stock = changes.stock
+        var out = same.activityChanges(from: current, thumbnailID: nil)
+        if let images = changes.images {
+            out.append(.init(field: "images", old: "\(current.images.count)", new: "\(images.count)"))
+        }
+        return out
+    }
+}
