@@ -40,18 +40,22 @@ public final class AdminPanel: Sendable {
         app.listeningPort.value = port
         // Staged uploads of abandoned forms expire even if nobody submits again.
         let staging = app.staging
-        let activity = app.activity, days = app.configuration.activityDays
+        let activity = app.activity, days = app.configuration.activityDays, sessions = app.sessions
         Task { await activity.purge(olderThanDays: days) }
         Task {
             await sweeper.run(every: .seconds(300)) {
                 await staging.purgeExpired()
                 await activity.purge(olderThanDays: days)
+                await sessions.purgeExpired()
             }
         }
         return port
     }
 
     public var port: Int { server.port }
+
+    /// `/setup/<token>` while sign-in is on and no owner exists yet (the start-up output prints it).
+    public var setupPath: String? { app.setupToken.map { "/setup/" + $0 } }
 
     /// Connections served at once (below `maxConnections` when the open-file limit is lower).
     public var connectionCapacity: Int { server.connectionCapacity }

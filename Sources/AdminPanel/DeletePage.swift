@@ -11,15 +11,22 @@ extension PanelApp {
         let visit = await visit(request, create: true)
         let back = BackLink.validated(request.query["back"])
         var locked: String?
-        if let session = visit.session, let wait = await sessions.deleteRetryAfter(for: session.id) {
-            locked = lockedMessage(wait, visit.localizer)
-        }
-        return try deletePage(product, visit: visit, back: back, alert: nil, passwordError: nil, locked: locked,
-                              status: locked == nil ? 200 : 429)
+        let wait = await deleteGate.retryAfter(visit.session?.person ?? "", Self.panelWide)
+        if let wait { locked = lockedMessage(wait, visit.localizer) }
+        var response = try deletePage(product, visit: visit, back: back, alert: nil, passwordError: nil, locked: locked,
+                                      status: locked == nil ? 200 : 429)
+        if let wait { response.headers["Retry-After"] = AttemptGate.Wait(seconds: wait).header }
+        return response
     }
 
+    /// The key of the panel-wide delete limit (person names cannot contain `*`).
+    static let panelWide = "*"
+
     /// `POST /products/{id}/delete` with `password` and `csrf_token`: the dialect's two-step delete.
-    /// Only a wrong password counts toward the limit; the password is never logged or shown.
+    /// Only a wrong password counts toward the limits (5 per person, 20 for the panel, per 10
+    /// minutes), but every try reserves its slot *before* the API is called and gives it back
+    /// unless the password was wrong: so simultaneous tries cannot exceed the limits.
+    /// The password is never logged or shown.
     func deleteProduct(_ request: HTTPRequest) async throws -> HTTPResponse {
         let id = try Self.productID(request)
         let form = try await request.urlencodedForm()
@@ -28,30 +35,46 @@ extension PanelApp {
         let back = BackLink.validated(form["back"])
         let l = visit.localizer
 
-        if let wait = await sessions.deleteRetryAfter(for: session.id) {
-            let product = try await loadProduct(id, retry: "/products/\(id)/delete")
-            return try deletePage(product, visit: visit, back: back, alert: nil, passwordError: nil,
-                                  locked: lockedMessage(wait, l), status: 429)
-        }
         let password = form["password"] ?? ""
         guard !password.isEmpty else {
             let product = try await loadProduct(id, retry: "/products/\(id)/delete")
             return try deletePage(product, visit: visit, back: back, alert: l("delete_alert_password_empty"),
                                   passwordError: l("delete_error_password_empty"), locked: nil, status: 422)
         }
+        let ticket: AttemptGate.Ticket
+        switch await deleteGate.reserve(session.person, Self.panelWide) {
+        case .failure(let wait):
+            let product = try await loadProduct(id, retry: "/products/\(id)/delete")
+            var response = try deletePage(product, visit: visit, back: back, alert: nil, passwordError: nil,
+                                          locked: lockedMessage(wait.seconds, l), status: 429)
+            response.headers["Retry-After"] = wait.header
+            return response
+        case .success(let reserved):
+            ticket = reserved
+        }
+        let outcome: Result<ProductDetail, OpenMarketError>
         do throws(OpenMarketError) {
-            let deleted = try await client.delete(id: id, password: password)
+            outcome = .success(try await client.delete(id: id, password: password))
+        } catch {
+            outcome = .failure(error)
+        }
+        // Only a wrong password keeps its slot.
+        if case .failure(.unauthorized) = outcome {} else { await deleteGate.release(ticket) }
+        do throws(OpenMarketError) {
+            let deleted = try outcome.get()
             await catalogRemove(id)
             await activity.record(ActivityEntry(session, request, action: "delete", productID: id, detail: deleted.name))
             return await redirect(to: back ?? "/products", flash: l("flash_deleted", ["name": deleted.name]), session: session)
         } catch .unauthorized {
             await activity.record(ActivityEntry(session, request, action: "delete-refused", productID: id,
                                                 detail: "wrong vendor password"))
-            let (remaining, wait) = await sessions.recordWrongPassword(for: session.id)
+            let remaining = await deleteGate.remaining(session.person, Self.panelWide)
             let product = try await loadProduct(id, retry: "/products/\(id)/delete")
-            if let wait {
-                return try deletePage(product, visit: visit, back: back, alert: nil, passwordError: nil,
-                                      locked: lockedMessage(wait, l), status: 429)
+            if remaining == 0, let wait = await deleteGate.retryAfter(session.person, Self.panelWide) {
+                var response = try deletePage(product, visit: visit, back: back, alert: nil, passwordError: nil,
+                                              locked: lockedMessage(wait, l), status: 429)
+                response.headers["Retry-After"] = AttemptGate.Wait(seconds: wait).header
+                return response
             }
             return try deletePage(product, visit: visit, back: back,
                                   alert: l.plural("delete_alert_wrong_password", count: remaining),

@@ -23,7 +23,9 @@ extension PanelApp {
         // The delete dialog is a POST form, so it needs the session's CSRF token.
         let visit = await visit(request, create: canManage)
         var context = presenter.detail(product, ownVendorID: ownVendor, visit.localizer)
-        context["can_manage"] = .bool(canManage)
+        // A viewer sees no write controls at all.
+        context["can_manage"] = .bool(canManage && (visit.session?.role.canWrite ?? false))
+        context["history"] = await productHistory(id, visit.localizer)
         context["csrf_token"] = .string(visit.session?.csrfToken ?? "")
         context["back_url"] = .string(back ?? "/products")
         context["back"] = back.map { .object(["url": .string($0)]) } ?? .null

@@ -17,7 +17,8 @@ public struct LaunchOptions: Sendable, Equatable {
     public var templatesDirectory: String?
     /// Seconds for one upstream exchange.
     public var timeout: TimeInterval = 10
-    public var accessCode: String?
+    /// `--sign-in` / `OPENMARKET_SIGN_IN=1`: sign-in on loopback too (always on beyond loopback).
+    public var signIn = false
     /// Sample products for an empty embedded sandbox (demos and benchmarks).
     public var seed = 0
     /// Extra origins `/media` may fetch images from (comma-separated on the command line).
@@ -39,13 +40,15 @@ public struct LaunchOptions: Sendable, Equatable {
         ("secret", "OPENMARKET_SECRET"), ("vendor-id", "OPENMARKET_VENDOR_ID"), ("data", "OPENMARKET_DATA"),
         ("sandbox-port", "OPENMARKET_SANDBOX_PORT"), ("public", "OPENMARKET_PUBLIC"),
         ("templates", "OPENMARKET_TEMPLATES"), ("timeout", "OPENMARKET_TIMEOUT"),
-        ("access-code", "OPENMARKET_ACCESS_CODE"), ("seed", "OPENMARKET_SEED"),
+        ("sign-in", "OPENMARKET_SIGN_IN"), ("seed", "OPENMARKET_SEED"),
         ("media-origin", "OPENMARKET_MEDIA_ORIGIN"), ("allowed-host", "OPENMARKET_ALLOWED_HOSTS"),
         ("activity-days", "OPENMARKET_ACTIVITY_DAYS"), ("max-connections", "OPENMARKET_MAX_CONNECTIONS"),
     ]
 
     /// Flags that may be given more than once; their values add up (comma-joined).
     static let repeatable: Set<String> = ["allowed-host"]
+    /// Flags without a value (`--sign-in`); their variable is on when `1`, `true` or `yes`.
+    static let switches: Set<String> = ["sign-in"]
 
     public static let usage = """
         Usage: openmarket-admin [options]
@@ -66,7 +69,8 @@ public struct LaunchOptions: Sendable, Equatable {
           --public DIR        static files (default: the checkout's Public/)
           --templates DIR     HTML templates (default: the checkout's Templates/)
           --timeout SECONDS   upstream timeout (default 10)
-          --access-code CODE  sign-in code when access control is on (default: random, printed)
+          --sign-in           people sign in with their own name and password, also on loopback
+                              (always on beyond loopback; the first start prints a setup link)
           --seed N            sample products for an empty embedded sandbox (default 0)
           --media-origin URLS images may also come from these origins, comma-separated
                               (e.g. the real API's https://s3.ap-northeast-2.amazonaws.com)
@@ -81,7 +85,7 @@ public struct LaunchOptions: Sendable, Equatable {
         Every option can also come from the environment: OPENMARKET_HOST, OPENMARKET_PORT,
         OPENMARKET_API, OPENMARKET_DIALECT, OPENMARKET_IDENTIFIER, OPENMARKET_SECRET,
         OPENMARKET_VENDOR_ID, OPENMARKET_DATA, OPENMARKET_SANDBOX_PORT, OPENMARKET_PUBLIC,
-        OPENMARKET_TEMPLATES, OPENMARKET_TIMEOUT, OPENMARKET_ACCESS_CODE, OPENMARKET_SEED,
+        OPENMARKET_TEMPLATES, OPENMARKET_TIMEOUT, OPENMARKET_SIGN_IN (1), OPENMARKET_SEED,
         OPENMARKET_MEDIA_ORIGIN, OPENMARKET_ALLOWED_HOSTS (comma-separated), OPENMARKET_ACTIVITY_DAYS, OPENMARKET_MAX_CONNECTIONS.
         """
 
@@ -108,6 +112,14 @@ public struct LaunchOptions: Sendable, Equatable {
                 value = String(name[name.index(after: equals)...])
                 name = String(name[..<equals])
             }
+            if name == "access-code" { throw Problem(description: retiredAccessCode) }
+            if switches.contains(name) {
+                guard value == nil || ["1", "true", "yes"].contains(value!.lowercased()) else {
+                    throw Problem(description: "--\(name) takes no value")
+                }
+                given[name] = "1"
+                continue
+            }
             guard flags.contains(where: { $0.flag == name }) else {
                 throw Problem(description: "unknown option --\(name) (see --help)")
             }
@@ -124,6 +136,7 @@ public struct LaunchOptions: Sendable, Equatable {
                 given[name] = value
             }
         }
+        if let code = environment["OPENMARKET_ACCESS_CODE"], !code.isEmpty { throw Problem(description: retiredAccessCode) }
         for (flag, env) in flags where given[flag] == nil {
             if let value = environment[env], !value.isEmpty { given[flag] = value }
         }
@@ -175,9 +188,12 @@ public struct LaunchOptions: Sendable, Equatable {
             }
             timeout = value
         }
-        if let text = given["access-code"] {
-            guard text.count >= 6 else { throw Problem(description: "--access-code must have at least 6 characters") }
-            accessCode = text
+        if let text = given["sign-in"] {
+            switch text.lowercased() {
+            case "1", "true", "yes": signIn = true
+            case "0", "false", "no": signIn = false
+            default: throw Problem(description: "OPENMARKET_SIGN_IN must be 1 or 0, not '\(text)'")
+            }
         }
         if let text = given["seed"] {
             guard let value = Int(text), (0...10_000).contains(value) else {
@@ -256,6 +272,6 @@ public enum CheckoutLocator {
 }
 
 extension LaunchOptions {
-    /// A fresh access code for a panel on the network when none is configured.
-    public static func generatedAccessCode() -> String { SecureToken.accessCode() }
+    static let retiredAccessCode = "--access-code (OPENMARKET_ACCESS_CODE) is retired: people now sign in with their own "
+        + "name and password. Start with --sign-in (or beyond loopback) and open the printed setup link."
 }

@@ -4,7 +4,7 @@ import HTTPServer
 
 /// What the frame around a page shows besides the page itself.
 struct PageChrome: Sendable {
-    enum Section: Sendable { case products, register, none }
+    enum Section: Sendable { case products, register, activity, people, account, none }
     var flash: String?
     var session: SessionSnapshot?
     var accessControl = false
@@ -23,7 +23,8 @@ struct PageRenderer: Sendable {
 
     /// The names every panel needs; checked at start so a missing file fails early.
     static let requiredTemplates = ["layout", "products", "product", "product_new", "product_edit",
-                                    "product_form", "product_delete", "error", "not_found", "login"]
+                                    "product_form", "product_delete", "error", "not_found", "login",
+                                    "password_setup", "people", "account", "activity"]
 
     init(templates: TemplateSet, version: String, apiHost: String) throws {
         let missing = Self.requiredTemplates.filter { !templates.names.contains($0) }
@@ -40,6 +41,10 @@ struct PageRenderer: Sendable {
         let catalog = chrome.localizer.catalog
         var context = context
         context["t"] = catalog.templateValue
+        // Roles: templates wrap every write control in {{#can_write}} and people links in {{#is_owner}}.
+        let role = chrome.session?.role ?? (chrome.accessControl ? .viewer : .owner)
+        context["can_write"] = .bool(role.canWrite)
+        context["is_owner"] = .bool(role.canManagePeople)
         let body = try templates.render(template, .object(context))
         let frame: TemplateValue = .object([
             "t": catalog.templateValue,
@@ -63,6 +68,12 @@ struct PageRenderer: Sendable {
             "csrf_token": .string(chrome.session?.csrfToken ?? ""),
             "nav_products": .bool(chrome.section == .products),
             "nav_register": .bool(chrome.section == .register),
+            "nav_activity": .bool(chrome.section == .activity),
+            "nav_people": .bool(chrome.section == .people),
+            "nav_account": .bool(chrome.section == .account),
+            "can_write": .bool(role.canWrite),
+            "is_owner": .bool(role.canManagePeople),
+            "person": .string(chrome.session?.person ?? ""),
             "version": .string(version),
             "api_host": .string(apiHost),
         ])

@@ -16,13 +16,22 @@ final class PanelApp: Sendable {
     let presenter: ProductPresenter
     let media: MediaLinks
     let sessions: SessionStore
+    let people: PeopleStore
+    let formTokens: FormTokens
+    let flashCookie: FlashCookie
+    let hasher: PasswordHasher
+    /// Wrong sign-in passwords: per name (first key) and per address (second).
+    let signInGate: AttemptGate
+    /// Wrong vendor passwords: per person (first key) and panel-wide (second).
+    let deleteGate: AttemptGate
+    /// The one-time setup link's token, while sign-in is on and no owner exists (printed at start).
+    let setupToken: String?
     let staging: StagedUploads
     /// This process's folder under DATA/uploads; large uploads are spooled to its `spool`.
     let scratch: ScratchFolder
     let spoolDirectory: URL
     let mediaCache: MediaCache
     let vendor: VendorIdentity
-    let loginAttempts: AddressLimiter
     let staticFiles: StaticFiles
     /// The local catalog copy (sorted and filtered views, CSV) and what keeps it current.
     let catalog: CatalogSync
@@ -51,8 +60,6 @@ final class PanelApp: Sendable {
         renderer = try PageRenderer(templates: templates, version: configuration.version, apiHost: apiHost)
         media = MediaLinks(apiBaseURL: base, extraOrigins: configuration.mediaOrigins)
         presenter = ProductPresenter(media: media)
-        sessions = SessionStore(deleteLimit: configuration.deleteAttemptLimit,
-                                deleteWindow: configuration.deleteAttemptWindow, now: configuration.now)
         // Without DATA (tests), one shared parent in the temporary directory: each panel owns a
         // locked folder there, and sweeps only the folders of dead processes.
         let uploads = configuration.dataDirectory?.appendingPathComponent("uploads", isDirectory: true)
@@ -67,7 +74,6 @@ final class PanelApp: Sendable {
         }
         mediaCache = MediaCache(maxBytes: configuration.mediaCacheBytes)
         vendor = VendorIdentity(id: configuration.vendorID, everyProduct: configuration.api.dialect == .v1)
-        loginAttempts = AddressLimiter(limit: 10, window: 600, now: configuration.now)
         do {
             hostAllowList = try HostAllowList(bindHost: configuration.host, allowedHosts: configuration.allowedHosts)
         } catch {
@@ -76,6 +82,23 @@ final class PanelApp: Sendable {
         database = try PanelDatabase(directory: configuration.dataDirectory ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("openmarket-admin-data-\(SecureToken.make(byteCount: 12))", isDirectory: true))
         activity = ActivityLog(database: database, now: configuration.now)
+        do {
+            sessions = try SessionStore(database: database, now: configuration.now)
+            people = try PeopleStore(database: database, now: configuration.now)
+            let key = try database.signingKey()
+            formTokens = FormTokens(key: key)
+            flashCookie = FlashCookie(key: key)
+        } catch {
+            throw PanelStartupError("\(database.database.path) cannot be read: \(error)")
+        }
+        hasher = PasswordHasher(strength: configuration.fastPasswordHashesForTests ? .minimum : .interactive)
+        signInGate = AttemptGate(first: ReservingLimiter(limit: configuration.signInNameLimit, window: configuration.signInWindow),
+                                 second: ReservingLimiter(limit: configuration.signInAddressLimit, window: configuration.signInWindow),
+                                 now: configuration.now)
+        deleteGate = AttemptGate(first: ReservingLimiter(limit: configuration.deleteAttemptLimit, window: configuration.deleteAttemptWindow),
+                                 second: ReservingLimiter(limit: configuration.deleteAttemptPanelLimit, window: configuration.deleteAttemptWindow),
+                                 now: configuration.now)
+        setupToken = configuration.signIn && !people.hadOwnerAtStart ? SecureToken.make(byteCount: 16) : nil
         do {
             catalogDatabase = try CatalogDatabase(database.writer)
         } catch {
@@ -93,7 +116,7 @@ final class PanelApp: Sendable {
         }
     }
 
-    var accessControl: Bool { configuration.accessCode != nil }
+    var accessControl: Bool { configuration.signIn }
 
     /// A product the panel just registered, edited or re-read: every view shows it at once.
     func catalogRecord(_ product: ProductDetail) async {
@@ -113,7 +136,8 @@ final class PanelApp: Sendable {
     struct Visit: Sendable {
         var session: SessionSnapshot?
         var flash: String?
-        var newCookie: SetCookie?
+        /// Cookies the response sets (a new form key, a flash message taken).
+        var cookies: [SetCookie] = []
         var localizer: Localizer
         var languageSwitchTarget = "/products"
     }
@@ -143,15 +167,27 @@ final class PanelApp: Sendable {
         return request.path + "?" + items.map { ListLinks.encode($0.name) + "=" + ListLinks.encode($0.value) }.joined(separator: "&")
     }
 
-    /// `create`: pages with forms need a session (for the CSRF token); the list page does not.
-    func visit(_ request: HTTPRequest, create: Bool, takeFlash: Bool = true) async -> Visit {
-        let cookie = request.cookies[SessionStore.cookieName]
-        guard cookie != nil || create else {
-            return Visit(localizer: localizer(for: request), languageSwitchTarget: Self.languageSwitchTarget(request))
+    /// The browser's visit: who it is (`session.person`, `session.role`), its form token and its
+    /// one-time flash message. Nothing is stored for it: a browser without a form key gets one in
+    /// a cookie, and the token is derived from that key (`FormTokens`). `create` is kept for the
+    /// callers' sake; every page may get a form key now, since it costs no storage.
+    func visit(_ request: HTTPRequest, create: Bool = true, takeFlash: Bool = true) async -> Visit {
+        var cookies: [SetCookie] = []
+        var browserKey = FormTokens.browserKey(request)
+        if browserKey == nil, create {
+            browserKey = SecureToken.make()
+            cookies.append(FormTokens.cookie(browserKey!))
         }
-        let result = await sessions.visit(id: cookie, create: create, takeFlash: takeFlash)
-        let newCookie = result.created ? result.session.map { SetCookie(name: SessionStore.cookieName, value: $0.id) } : nil
-        return Visit(session: result.session, flash: result.flash, newCookie: newCookie, localizer: localizer(for: request),
+        let identity = await identify(request)
+        var flash: String?
+        if takeFlash, request.cookies[FlashCookie.cookieName] != nil {
+            flash = flashCookie.message(request)
+            cookies.append(.expired(FlashCookie.cookieName))
+        }
+        let session = SessionSnapshot(id: browserKey ?? "", csrfToken: browserKey.map(formTokens.token(for:)) ?? "",
+                                      signedIn: identity.signedIn, person: identity.person, role: identity.role,
+                                      sessionHash: identity.sessionHash)
+        return Visit(session: session, flash: flash, cookies: cookies, localizer: localizer(for: request),
                      languageSwitchTarget: Self.languageSwitchTarget(request))
     }
 
@@ -164,24 +200,25 @@ final class PanelApp: Sendable {
               section: PageChrome.Section = .none, status: Int = 200) throws -> HTTPResponse {
         var response = try renderer.page(template, title: title, context: context,
                                          chrome: chrome(visit, section: section), status: status)
-        if let cookie = visit.newCookie { response.setCookie(cookie) }
+        for cookie in visit.cookies { response.setCookie(cookie) }
         return response
     }
 
     /// 303 to `location`, leaving a one-time message for the next page.
     func redirect(to location: String, flash: String?, session: SessionSnapshot?) async -> HTTPResponse {
-        if let flash, let session { await sessions.setFlash(flash, for: session.id) }
-        return .redirect(to: location, status: 303)
+        var response = HTTPResponse.redirect(to: location, status: 303)
+        if let flash { response.setCookie(flashCookie.cookie(flash)) }
+        return response
     }
 
     // MARK: CSRF
 
-    /// The session of a POST whose form carries that session's CSRF token; else a 403 page.
-    /// (The Origin header is checked earlier, for every POST, by `originCheck`.)
+    /// The visit of a POST whose form carries this browser's token; else a 403 page. The token
+    /// is checked against the browser's form-key cookie (signed double-submit), so it needs no
+    /// stored session and survives restarts. (The Origin header is checked earlier, for every POST.)
     func requireCSRF(_ request: HTTPRequest, formToken: String?) async throws -> SessionSnapshot {
         let visit = await visit(request, create: false, takeFlash: false)
-        guard let session = visit.session, let formToken, !formToken.isEmpty,
-              Secrets.equal(formToken, session.csrfToken) else {
+        guard let session = visit.session, formTokens.isValid(formToken, browserKey: FormTokens.browserKey(request)) else {
             throw PageFailure(status: 403, heading: "failure_csrf_heading", message: "failure_csrf_message")
         }
         return session
@@ -281,30 +318,5 @@ final class PanelApp: Sendable {
             throw PageFailure.notFound("failure_no_product_here")
         }
         return id
-    }
-}
-
-/// Wrong access codes per client address (so a new session does not reset the count).
-actor AddressLimiter {
-    private var limiters: [String: AttemptLimiter] = [:]
-    private let limit: Int
-    private let window: TimeInterval
-    private let now: @Sendable () -> Date
-
-    init(limit: Int, window: TimeInterval, now: @escaping @Sendable () -> Date) {
-        self.limit = limit
-        self.window = window
-        self.now = now
-    }
-
-    func retryAfter(_ address: String) -> TimeInterval? {
-        limiters[address]?.retryAfter(now: now())
-    }
-
-    func recordFailure(_ address: String) {
-        if limiters.count > 10_000 { limiters.removeAll() }
-        var limiter = limiters[address] ?? AttemptLimiter(limit: limit, window: window)
-        limiter.recordFailure(now: now())
-        limiters[address] = limiter
     }
 }

@@ -12,8 +12,17 @@ public struct PanelConfiguration: Sendable {
     public var vendorID: Int?
     public var publicDirectory: URL
     public var templatesDirectory: URL
-    /// Non-nil turns on the login page; the executable sets it when listening beyond loopback.
-    public var accessCode: String?
+    /// Sign-in with people and passwords (design.md "People, sign-in and activity"); the
+    /// executable turns it on beyond loopback or with `--sign-in`. Off: everyone is `local`, owner.
+    public var signIn: Bool
+    /// `http` or `https`: how the setup and invitation links are written.
+    public var scheme = "http"
+    /// Argon2id at libsodium's minimum strength, for test suites that hash hundreds of passwords.
+    public var fastPasswordHashesForTests = false
+    /// Wrong sign-in passwords per 15 minutes: per name and per client address.
+    public var signInNameLimit = 5
+    public var signInAddressLimit = 20
+    public var signInWindow: TimeInterval = 900
     /// DATA: the panel keeps `panel.sqlite` here, and spools large uploads and stages images in a
     /// folder of its own under `uploads/`, removing at start what a killed panel left (see
     /// `ScratchFolder`). nil = a fresh private folder (tests).
@@ -31,7 +40,9 @@ public struct PanelConfiguration: Sendable {
     public var mediaCacheBytes = 32 << 20
     /// Largest register request (all images and fields); beyond it a 413 page.
     public var uploadLimit = 16 << 20
+    /// Wrong vendor passwords per person, and for the whole panel, per `deleteAttemptWindow`.
     public var deleteAttemptLimit = 5
+    public var deleteAttemptPanelLimit = 20
     public var deleteAttemptWindow: TimeInterval = 600
     public var itemsPerPage = 20
     /// How often the local catalog copy is synced in the background while the panel is used.
@@ -51,13 +62,13 @@ public struct PanelConfiguration: Sendable {
     public var eventLoopCount = ProcessInfo.processInfo.activeProcessorCount
 
     public init(host: String = "127.0.0.1", port: Int = 8080, api: ClientConfiguration, vendorID: Int? = nil,
-                publicDirectory: URL, templatesDirectory: URL, accessCode: String? = nil) {
+                publicDirectory: URL, templatesDirectory: URL, signIn: Bool = false) {
         self.host = host
         self.port = port
         self.api = api
         self.vendorID = vendorID
         self.publicDirectory = publicDirectory
         self.templatesDirectory = templatesDirectory
-        self.accessCode = accessCode
+        self.signIn = signIn
     }
 }

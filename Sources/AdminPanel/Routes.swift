@@ -9,6 +9,7 @@ extension PanelApp {
         router.use(hostCheckMiddleware())
         router.use(originCheckMiddleware())
         router.use(accessControlMiddleware())
+        router.use(roleMiddleware())
 
         router.get("/") { _ in .redirect(to: "/products", status: 303) }
         router.get("/products", pageHandler { app, request in try await app.listPage(request) })
@@ -33,6 +34,22 @@ extension PanelApp {
         router.get("/login", pageHandler { app, request in try await app.loginForm(request) })
         router.post("/login", bodyLimit: 16 * 1024, pageHandler { app, request in try await app.login(request) })
         router.post("/logout", bodyLimit: 16 * 1024, pageHandler { app, request in try await app.logout(request) })
+        router.get("/setup/{token}", pageHandler { app, request in try await app.setupForm(request) })
+        router.post("/setup/{token}", bodyLimit: 16 * 1024, pageHandler { app, request in try await app.setup(request) })
+        router.get("/invite/{token}", pageHandler { app, request in try await app.invitationForm(request) })
+        router.post("/invite/{token}", bodyLimit: 16 * 1024, pageHandler { app, request in try await app.acceptInvitation(request) })
+        router.get("/people", pageHandler { app, request in try await app.peoplePage(request) })
+        router.post("/people", bodyLimit: 16 * 1024, pageHandler { app, request in try await app.invitePerson(request) })
+        router.post("/people/{name}/role", bodyLimit: 16 * 1024, pageHandler { app, request in try await app.changeRole(request) })
+        router.post("/people/{name}/disable", bodyLimit: 16 * 1024, pageHandler { app, request in try await app.disablePerson(request) })
+        router.post("/people/{name}/reset", bodyLimit: 16 * 1024, pageHandler { app, request in try await app.resetPerson(request) })
+        router.get("/account", pageHandler { app, request in try await app.accountPage(request) })
+        router.post("/account/password", bodyLimit: 16 * 1024, pageHandler { app, request in try await app.changePassword(request) })
+        router.post("/account/sessions/others/revoke", bodyLimit: 16 * 1024,
+                    pageHandler { app, request in try await app.revokeOtherSessions(request) })
+        router.post("/account/sessions/{handle}/revoke", bodyLimit: 16 * 1024,
+                    pageHandler { app, request in try await app.revokeSession(request) })
+        router.get("/activity", pageHandler { app, request in try await app.activityPage(request) })
         router.notFoundHandler = { [self] request in
             await errorPage(.notFound(), request: request)
         }

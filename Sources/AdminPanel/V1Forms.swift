@@ -128,19 +128,32 @@ extension PanelApp {
         guard !isEmpty else {
             return await redirect(to: "/products/\(id)", flash: l("flash_nothing_changed"), session: session)
         }
-        if let wait = await sessions.deleteRetryAfter(for: session.id) {
-            state.alert = editLockedMessage(wait, l)
-            return try editPageV1(state, id: id, visit: visit, status: 429, retryAfter: wait)
+        // The product's password counts like the vendor password on delete: its slot is
+        // reserved before the API call, and kept only when the password was wrong.
+        let ticket: AttemptGate.Ticket
+        switch await deleteGate.reserve(session.person, Self.panelWide) {
+        case .failure(let wait):
+            state.alert = editLockedMessage(wait.seconds, l)
+            return try editPageV1(state, id: id, visit: visit, status: 429, retryAfter: wait.seconds)
+        case .success(let reserved):
+            ticket = reserved
         }
         do throws(OpenMarketError) {
-            let updated = try await client.v1Edit(id: id, changes)
+            let updated: V1ItemDetail
+            do throws(OpenMarketError) {
+                updated = try await client.v1Edit(id: id, changes)
+            } catch {
+                if case .unauthorized = error {} else { await deleteGate.release(ticket) }
+                throw error
+            }
+            await deleteGate.release(ticket)
             if let staged { await staging.discard(token: staged.token) }
             await activity.record(ActivityEntry(session, request, action: "edit", productID: id,
                                                 changes: Self.v1ActivityChanges(changes, from: current)))
             return await redirect(to: "/products/\(id)", flash: l("flash_saved", ["name": updated.title]), session: session)
         } catch .unauthorized {
-            let (remaining, wait) = await sessions.recordWrongPassword(for: session.id)
-            if let wait {
+            let remaining = await deleteGate.remaining(session.person, Self.panelWide)
+            if remaining == 0, let wait = await deleteGate.retryAfter(session.person, Self.panelWide) {
                 state.alert = editLockedMessage(wait, l)
                 return try editPageV1(state, id: id, visit: visit, status: 429, retryAfter: wait)
             }

@@ -60,6 +60,7 @@ public final class Sandbox: Sendable {
         serverConfiguration.host = configuration.host
         serverConfiguration.port = configuration.port
         if !configuration.logRequests { serverConfiguration.accessLog = nil }
+        if let observer = configuration.requestObserver { serverConfiguration.accessLog = observer }
         server = HTTPServer(configuration: serverConfiguration, router: router)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 import OpenMarketCore
 
 /// Everything a sandbox needs to start; the `openmarket-sandbox` flags map onto it one to one.
@@ -17,6 +18,9 @@ public struct SandboxConfiguration: Sendable {
     public var seed: Int = 0
     /// One access-log line per request on stderr (never with credentials).
     public var logRequests = true
+    /// Sees every request's log entry (method, route, status) instead of the log; tests count
+    /// with it what really reached the API.
+    public var requestObserver: (@Sendable (AccessLogEntry) -> Void)?
 
     public init(dataDirectory: URL) {
         self.dataDirectory = dataDirectory

@@ -136,9 +136,8 @@ configuration.dataDirectory = URL(fileURLWithPath: options.dataDirectory)
 configuration.allowedHosts = options.allowedHosts
 configuration.activityDays = options.activityDays
 configuration.maxConnections = options.maxConnections
-// Listening beyond loopback turns on sign-in; a code is generated (and printed) when none is set.
-configuration.accessCode = options.accessCode
-    ?? (LaunchOptions.isLoopback(options.host) ? nil : LaunchOptions.generatedAccessCode())
+// Listening beyond loopback turns on sign-in (people with their own passwords); --sign-in on loopback too.
+configuration.signIn = options.signIn || !LaunchOptions.isLoopback(options.host)
 
 let panel: AdminPanel
 do {
@@ -151,8 +150,11 @@ do {
         say("Open-file limit \(DescriptorLimit.current) (the hard limit) allows \(panel.connectionCapacity) connections, "
             + "fewer than --max-connections \(options.maxConnections); raise it with `ulimit -n`")
     }
-    if let code = configuration.accessCode, options.accessCode == nil {
-        say("Access code for signing in: \(code)")
+    if let setup = panel.setupPath {
+        // Printed anew at every start until an owner exists; the token lives only in this process.
+        let host = LaunchOptions.isLoopback(options.host) || options.host == "0.0.0.0" || options.host == "::"
+            ? "127.0.0.1" : shownHost
+        say("Set up the owner account: \(configuration.scheme)://\(host):\(port)\(setup)")
     }
 } catch {
     fail("the panel could not start: \(error)", status: 1)

@@ -112,7 +112,7 @@ import OpenMarketCore
         #expect(response.header("Content-Security-Policy") != nil)   // a page like any other
     }
 
-    @Test func cookiesAreHttpOnlyStrictAndSecretsNeverReachPages() async throws {
+    @Test func cookiesAreHttpOnlySameSiteAndSecretsNeverReachPages() async throws {
         let harness = try await PanelHarness.start(.init(seed: 3))
         Teardown.add { await harness.stop() }
         let product = try await harness.makeProduct()
@@ -125,7 +125,9 @@ import OpenMarketCore
             #expect(!page.text.contains(harness.demoSecret))
             #expect(!page.text.contains(harness.demoIdentifier))
             for cookie in page.headers("Set-Cookie") {
-                #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"))
+                // The view choice is Strict; the form key and flash are Lax (an invitation link
+                // opened from a chat must still get a form that submits).
+                #expect(cookie.contains("HttpOnly") && (cookie.contains("SameSite=Strict") || cookie.contains("SameSite=Lax")))
             }
             #expect(page.header("X-Content-Type-Options") == "nosniff")
             #expect(page.header("Content-Security-Policy")?.contains("frame-ancestors 'none'") == true)
@@ -178,44 +180,5 @@ import OpenMarketCore
             let response = try await harness.browser.get(path)
             #expect(response.status != 200, "\(path)")
         }
-    }
-}
-
-@Suite(.awaitsTeardown) struct AccessControlRouteTests {
-    @Test func signInIsRequiredAndTheCodeChecked() async throws {
-        let harness = try await PanelHarness.start(.init(seed: 1, accessCode: "open-sesame-42"))
-        Teardown.add { await harness.stop() }
-        let blocked = try await harness.browser.get("/products/new")
-        #expect(blocked.status == 303)
-        #expect(blocked.header("Location") == "/login?next=%2Fproducts%2Fnew")
-        #expect(try await harness.browser.get("/static/app.css").status == 200)
-        #expect(try await harness.browser.get("/healthz").status == 200)
-
-        let login = try await harness.browser.get("/login?next=/products/new")
-        #expect(login.status == 200)
-        #expect(!login.text.contains("href=\"/products/new\""))
-        let token = try #require(login.inputValue("csrf_token"))
-        let wrong = try await harness.browser.post("/login", form: [("csrf_token", token), ("access_code", "guess"), ("next", "/products/new")])
-        #expect(wrong.status == 403)
-        #expect(wrong.text.contains("role=\"alert\""))
-        let oldSession = harness.browser.cookies["om_session"]
-        let right = try await harness.browser.post("/login", form: [("csrf_token", token), ("access_code", "open-sesame-42"), ("next", "/products/new")])
-        #expect(right.status == 303)
-        #expect(right.header("Location") == "/products/new")
-        #expect(harness.browser.cookies["om_session"] != oldSession)
-        let list = try await harness.browser.get("/products")
-        #expect(list.status == 200)
-        #expect(list.text.contains("action=\"/logout\""))
-        let logoutToken = try #require(list.inputValue("csrf_token"))
-        let out = try await harness.browser.post("/logout", form: [("csrf_token", logoutToken)])
-        #expect(out.status == 303)
-        #expect(try await harness.browser.get("/products").status == 303)
-    }
-
-    @Test func offByDefaultOnLoopback() async throws {
-        let harness = try await PanelHarness.start()
-        Teardown.add { await harness.stop() }
-        #expect(try await harness.browser.get("/products").status == 200)
-        #expect(try await harness.browser.get("/login").status == 303)
     }
 }

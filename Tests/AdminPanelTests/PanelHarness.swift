@@ -15,6 +15,8 @@ final class PanelHarness: @unchecked Sendable {
     let client: ClientConfiguration
     let demoSecret: String
     let demoIdentifier: String
+    /// What the panel was started with (to start another one on the same DATA, as after a restart).
+    var panelConfiguration: PanelConfiguration!
 
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
@@ -23,7 +25,8 @@ final class PanelHarness: @unchecked Sendable {
         var seed = 0
         var dialect = Dialect.v2a
         var vendorID: VendorChoice = .demo
-        var accessCode: String?
+        /// Sign-in with people and passwords (off: everyone is `local`).
+        var signIn = false
         /// Talk to this API instead of the sandbox (stubs, a closed port).
         var api: URL?
         /// Generous: on a busy machine the sandbox's fsync'd writes can take seconds.
@@ -32,6 +35,12 @@ final class PanelHarness: @unchecked Sendable {
         /// Another vendor in the sandbox, for products this panel's vendor does not own.
         var otherVendor: VendorSeed?
         var mediaOrigins: [URL] = []
+        /// The panel's DATA (default: the sandbox's folder), e.g. to restart on the same state.
+        var dataDirectory: URL?
+        /// Real (interactive) Argon2id instead of the tests' minimum strength.
+        var realPasswordHashes = false
+        /// Sees every request that reaches the sandbox.
+        var sandboxObserver: (@Sendable (AccessLogEntry) -> Void)?
     }
 
     enum VendorChoice { case demo, unknown, other(Int) }
@@ -45,6 +54,7 @@ final class PanelHarness: @unchecked Sendable {
         sandboxConfiguration.dialect = options.dialect
         sandboxConfiguration.seed = options.seed
         sandboxConfiguration.logRequests = false
+        sandboxConfiguration.requestObserver = options.sandboxObserver
         // The first configured vendor is the one the panel acts for; the other one owns foreign products.
         if let other = options.otherVendor { sandboxConfiguration.vendors = [Self.seller, other] }
         let sandbox = try Sandbox(configuration: sandboxConfiguration)
@@ -56,7 +66,7 @@ final class PanelHarness: @unchecked Sendable {
         var configuration = PanelConfiguration(host: "127.0.0.1", port: 0, api: client, vendorID: nil,
                                                publicDirectory: repository.appendingPathComponent("Public"),
                                                templatesDirectory: repository.appendingPathComponent("Templates"),
-                                               accessCode: options.accessCode)
+                                               signIn: options.signIn)
         switch options.vendorID {
         case .demo: configuration.vendorID = demo.id
         case .unknown: configuration.vendorID = nil
@@ -67,14 +77,17 @@ final class PanelHarness: @unchecked Sendable {
         configuration.eventLoopCount = 1
         if let limit = options.uploadLimit { configuration.uploadLimit = limit }
         configuration.mediaOrigins = options.mediaOrigins
-        configuration.dataDirectory = data
+        configuration.dataDirectory = options.dataDirectory ?? data
+        configuration.fastPasswordHashesForTests = !options.realPasswordHashes
         let panel = try AdminPanel(configuration: configuration)
         let port = try panel.start()
-        return PanelHarness(sandbox: sandbox, panel: panel, browser: TestBrowser(port: port), clock: clock,
-                            dataDirectory: data, client: ClientConfiguration(baseURL: sandbox.baseURL, dialect: options.dialect,
-                                                                             identifier: demo.identifier, secret: demo.secret,
-                                                                             timeout: 60),
-                            demoSecret: demo.secret, demoIdentifier: demo.identifier)
+        let harness = PanelHarness(sandbox: sandbox, panel: panel, browser: TestBrowser(port: port), clock: clock,
+                                   dataDirectory: data, client: ClientConfiguration(baseURL: sandbox.baseURL, dialect: options.dialect,
+                                                                                    identifier: demo.identifier, secret: demo.secret,
+                                                                                    timeout: 60),
+                                   demoSecret: demo.secret, demoIdentifier: demo.identifier)
+        harness.panelConfiguration = configuration
+        return harness
     }
 
     private init(sandbox: Sandbox?, panel: AdminPanel, browser: TestBrowser, clock: ManualClock, dataDirectory: URL,

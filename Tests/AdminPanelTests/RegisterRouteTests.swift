@@ -14,7 +14,7 @@ import OpenMarketCore
         Teardown.add { await harness.stop() }
         let form = try await harness.browser.get("/products/new")
         #expect(form.status == 200)
-        #expect(form.headers("Set-Cookie").contains { $0.hasPrefix("om_session=") && $0.contains("HttpOnly") && $0.contains("SameSite=Strict") })
+        #expect(form.headers("Set-Cookie").contains { $0.hasPrefix("om_form=") && $0.contains("HttpOnly") && $0.contains("SameSite=Lax") })
         for field in ["name", "description", "currency", "price", "discounted_price", "stock", "images"] {
             #expect(form.text.contains("<label for=\"\(field)\""), "label for \(field)")
         }

@@ -13,61 +13,6 @@ final class ManualClock: @unchecked Sendable {
 }
 
 @Suite struct StateTests {
-    @Test func limiterLocksAfterTheLimitAndOpensAfterTheWindow() {
-        let start = Date(timeIntervalSince1970: 0)
-        var limiter = AttemptLimiter(limit: 5, window: 600)
-        for i in 0..<4 { limiter.recordFailure(now: start + Double(i)) }
-        #expect(limiter.retryAfter(now: start + 5) == nil)
-        #expect(limiter.remaining(now: start + 5) == 1)
-        limiter.recordFailure(now: start + 10)
-        let wait = limiter.retryAfter(now: start + 10)
-        #expect(wait != nil && wait! > 580 && wait! <= 600)
-        #expect(limiter.retryAfter(now: start + 601) == nil)
-    }
-
-    @Test func flashShowsOnceAndSessionsExpireWhenIdle() async {
-        let clock = ManualClock()
-        let store = SessionStore(idleLifetime: 100, deleteLimit: 5, deleteWindow: 600, now: clock.function)
-        let created = await store.visit(id: nil, create: true, takeFlash: true)
-        #expect(created.created)
-        let session = created.session!
-        #expect(session.id.count == 64 && session.csrfToken.count == 64 && session.id != session.csrfToken)
-        await store.setFlash("Saved", for: session.id)
-        #expect(await store.visit(id: session.id, create: false, takeFlash: false).flash == nil)
-        #expect(await store.visit(id: session.id, create: false, takeFlash: true).flash == "Saved")
-        #expect(await store.visit(id: session.id, create: false, takeFlash: true).flash == nil)
-        clock.advance(101)
-        #expect(await store.visit(id: session.id, create: false, takeFlash: true).session == nil)
-        #expect(await store.visit(id: "forged", create: false, takeFlash: true).session == nil)
-    }
-
-    @Test func sessionCountIsBounded() async {
-        let store = SessionStore(maxSessions: 50, deleteLimit: 5, deleteWindow: 600, now: { Date() })
-        for _ in 0..<200 { _ = await store.visit(id: nil, create: true, takeFlash: false) }
-        #expect(await store.count <= 50)
-    }
-
-    @Test func signInReplacesTheSessionID() async {
-        let store = SessionStore(deleteLimit: 5, deleteWindow: 600, now: { Date() })
-        let old = await store.visit(id: nil, create: true, takeFlash: false).session!
-        let new = await store.signIn(replacing: old.id)
-        #expect(new.id != old.id && new.signedIn)
-        #expect(await store.visit(id: old.id, create: false, takeFlash: false).session == nil)
-    }
-
-    @Test func wrongPasswordsLockOnlyThatSession() async {
-        let clock = ManualClock()
-        let store = SessionStore(deleteLimit: 2, deleteWindow: 600, now: clock.function)
-        let a = await store.visit(id: nil, create: true, takeFlash: false).session!
-        let b = await store.visit(id: nil, create: true, takeFlash: false).session!
-        #expect(await store.recordWrongPassword(for: a.id).remaining == 1)
-        #expect(await store.recordWrongPassword(for: a.id).retryAfter != nil)
-        #expect(await store.deleteRetryAfter(for: a.id) != nil)
-        #expect(await store.deleteRetryAfter(for: b.id) == nil)
-        clock.advance(601)
-        #expect(await store.deleteRetryAfter(for: a.id) == nil)
-    }
-
     static let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0])
 
     @Test func stagedImagesBelongToTheirSessionAndExpire() async throws {
@@ -118,7 +63,6 @@ final class ManualClock: @unchecked Sendable {
 
     @Test func tokensAreRandomAndComparedWhole() {
         #expect(SecureToken.make() != SecureToken.make())
-        #expect(SecureToken.accessCode().count == 14)
     }
 }
 

@@ -42,6 +42,9 @@ struct ActivityEntry: Sendable, Equatable {
 enum ActivityAction {
     static let all = ["sign-in", "sign-in-failed", "sign-out", "register", "edit", "delete", "delete-refused", "bulk",
                       "person-invited", "role-changed", "person-disabled", "password-changed", "session-revoked"]
+
+    /// The catalog key of an action's name (`activity_action_sign-in`…).
+    static func labelKey(_ action: String) -> String { "activity_action_" + action }
 }
 
 /// A stored row: the entry plus its number and time.

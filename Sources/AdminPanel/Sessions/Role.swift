@@ -18,3 +18,8 @@ enum Role: String, Sendable, CaseIterable, Comparable {
 
     static func < (a: Role, b: Role) -> Bool { a.rank < b.rank }
 }
+
+extension Role {
+    /// The catalog key of the role's name (`role_owner`…).
+    var labelKey: String { "role_" + rawValue }
+}

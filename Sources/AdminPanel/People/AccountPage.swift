@@ -1,0 +1,114 @@
+import Foundation
+import HTMLTemplates
+import HTTPServer
+
+/// `/account`: your own password and your own sessions (each revocable, or all but this one).
+extension PanelApp {
+    func accountPage(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let visit = await visit(request)
+        return try await accountView(visit: visit, issues: [:], status: 200)
+    }
+
+    /// `POST /account/password` (`current_password`, `password`, `password_confirm`). Other
+    /// sessions end (a changed password usually means the old one was known to someone).
+    func changePassword(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let form = try await request.urlencodedForm()
+        let session = try await requireCSRF(request, formToken: form["csrf_token"])
+        let visit = visit(request, session: session)
+        guard session.signedIn, let person = await people.person(named: session.person) else {
+            throw PageFailure.forbidden("account_sign_in_off")
+        }
+        let current = form["current_password"] ?? ""
+        let password = form["password"] ?? ""
+        var issues: [String: String] = [:]
+        // The current password is checked within the sign-in limits, so this form is no way around them.
+        switch await signInGate.reserve(person.name.lowercased(), request.remoteAddress) {
+        case .failure(let wait):
+            var response = try await accountView(visit: visit, issues: ["current_password": "account_too_many"], status: 429,
+                                                 wait: wait.seconds)
+            response.headers["Retry-After"] = wait.header
+            return response
+        case .success(let ticket):
+            if current.utf8.count <= PasswordRules.maximumBytes, await hasher.verify(current, against: person.passwordHash) {
+                await signInGate.release(ticket)
+            } else {
+                issues["current_password"] = "account_current_wrong"
+            }
+        }
+        if let problem = PasswordRules.problem(password: password, confirmation: form["password_confirm"], name: person.name) {
+            issues[problem == "password_mismatch" ? "password_confirm" : "password"] = problem
+        }
+        guard issues.isEmpty else { return try await accountView(visit: visit, issues: issues, status: 422) }
+        try await people.setPassword(of: person.name, hash: try await hasher.hash(password))
+        await sessions.revokeAll(of: person.name, keeping: session.sessionHash)
+        await activity.record(ActivityEntry(session, request, action: "password-changed"))
+        return await redirect(to: "/account", flash: visit.localizer("account_password_changed"), session: session)
+    }
+
+    /// `POST /account/sessions/{handle}/revoke`: one of your sessions (the handle is a prefix of
+    /// its stored hash, never the id itself).
+    func revokeSession(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let form = try await request.urlencodedForm()
+        let session = try await requireCSRF(request, formToken: form["csrf_token"])
+        let handle = request.pathParameters["handle"] ?? ""
+        guard handle.count == 16, let target = await sessions.sessions(of: session.person).first(where: { $0.idHash.hasPrefix(handle) }) else {
+            throw PageFailure.notFound("account_session_gone")
+        }
+        await sessions.revoke(target.idHash)
+        await activity.record(ActivityEntry(session, request, action: "session-revoked", detail: target.browser))
+        if target.idHash == session.sessionHash {
+            var response = HTTPResponse.redirect(to: "/login", status: 303)
+            response.setCookie(.expired(SessionStore.cookieName))
+            return response
+        }
+        return await redirect(to: "/account", flash: visit(request, session: session).localizer("account_session_revoked"), session: session)
+    }
+
+    /// `POST /account/sessions/others/revoke`: sign out everywhere else.
+    func revokeOtherSessions(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let form = try await request.urlencodedForm()
+        let session = try await requireCSRF(request, formToken: form["csrf_token"])
+        let count = await sessions.revokeAll(of: session.person, keeping: session.sessionHash)
+        if count > 0 {
+            await activity.record(ActivityEntry(session, request, action: "session-revoked", detail: "all other sessions (\(count))"))
+        }
+        return await redirect(to: "/account", flash: visit(request, session: session).localizer("account_others_revoked"), session: session)
+    }
+
+    private func accountView(visit: Visit, issues: [String: String], status: Int, wait: TimeInterval = 0) async throws -> HTTPResponse {
+        let l = visit.localizer
+        let person = visit.session?.person ?? ""
+        let own = visit.session?.signedIn == true ? await sessions.sessions(of: person) : []
+        let rows: [TemplateValue] = own.map { record in
+            .object([
+                "handle": .string(String(record.idHash.prefix(16))),
+                "address": .string(record.address),
+                "browser": .string(record.browser),
+                "last_seen": .string(l.date(record.lastSeen) + " " + Self.clockTime(record.lastSeen)),
+                "current": .bool(record.idHash == visit.session?.sessionHash),
+            ])
+        }
+        var context: [String: TemplateValue] = [
+            "csrf_token": .string(visit.session?.csrfToken ?? ""),
+            "person": .string(person),
+            "role_label": .string(l((visit.session?.role ?? .viewer).labelKey)),
+            "signed_in": .bool(visit.session?.signedIn == true),
+            "sessions": .list(rows),
+            "has_others": .bool(own.count > 1),
+            "alert": issues.isEmpty ? .null : .object(["message": .string(l("form_has_errors"))]),
+        ]
+        for field in ["current_password", "password", "password_confirm"] {
+            context[field + "_error"] = issues[field].map {
+                .object(["message": .string(l($0, ["min": String(PasswordRules.minimumLength), "wait": l.duration(wait)]))])
+            } ?? .null
+        }
+        return try page("account", title: l("account_heading"), context: context, visit: visit, section: .account, status: status)
+    }
+
+    /// `14:05 UTC` — sessions of one day differ by the hour.
+    static func clockTime(_ date: Date) -> String {
+        let seconds = Int(date.timeIntervalSince1970) % 86_400
+        let hours = seconds / 3600, minutes = (seconds % 3600) / 60
+        return (hours < 10 ? "0" : "") + "\(hours):" + (minutes < 10 ? "0" : "") + "\(minutes) UTC"
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+import HTMLTemplates
+import HTTPServer
+
+/// `/people` (owners only; the role middleware enforces it): everyone with role, status and
+/// last seen; invite, change role, disable, reset. An invitation or reset shows its one-time
+/// link once, on the answer page itself (it is never stored, only its hash).
+extension PanelApp {
+    func peoplePage(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let visit = await visit(request)
+        return try await peopleView(visit: visit, status: 200)
+    }
+
+    /// `POST /people` (`name`, `role`): a new person and their invitation link.
+    func invitePerson(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let form = try await request.urlencodedForm()
+        let session = try await requireCSRF(request, formToken: form["csrf_token"])
+        let visit = visit(request, session: session)
+        let name = (form["name"] ?? "").trimmingCharacters(in: .whitespaces)
+        guard let role = Role(rawValue: form["role"] ?? "") else {
+            return try await peopleView(visit: visit, invite: .init(name: name, role: nil, nameError: nil, roleError: "people_role_required"),
+                                        status: 422)
+        }
+        if let problem = PersonNameRules.problem(name) {
+            return try await peopleView(visit: visit, invite: .init(name: name, role: role, nameError: problem), status: 422)
+        }
+        let token = SecureToken.make(byteCount: 16)
+        do {
+            try await people.invite(name: name, role: role, tokenHash: PanelCrypto.sha256Hex(token))
+        } catch PeopleProblem.nameTaken {
+            return try await peopleView(visit: visit, invite: .init(name: name, role: role, nameError: "person_name_taken"), status: 422)
+        }
+        await activity.record(ActivityEntry(session, request, action: "person-invited", detail: "\(name) as \(role.rawValue)"))
+        return try await peopleView(visit: visit, link: .init(name: name, url: invitationURL(token, request: request), reset: false),
+                                    status: 200)
+    }
+
+    /// `POST /people/{name}/role` (`role`)
+    func changeRole(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let (session, visit, person, form) = try await personAction(request)
+        guard let role = Role(rawValue: form["role"] ?? "") else {
+            return try await peopleView(visit: visit, rowError: (person.name, "people_role_required"), status: 422)
+        }
+        do {
+            let old = try await people.setRole(of: person.name, to: role)
+            if old != role {
+                await activity.record(ActivityEntry(session, request, action: "role-changed",
+                                                    detail: "\(person.name): \(old.rawValue) → \(role.rawValue)"))
+            }
+        } catch let problem as PeopleProblem {
+            return try await peopleView(visit: visit, rowError: (person.name, problem.key), status: 422)
+        }
+        return await redirect(to: "/people", flash: visit.localizer("people_role_changed", ["name": person.name, "role": visit.localizer(role.labelKey)]),
+                              session: session)
+    }
+
+    /// `POST /people/{name}/disable`: out everywhere at once; the last owner stays.
+    func disablePerson(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let (session, visit, person, _) = try await personAction(request)
+        do {
+            try await people.disable(person.name)
+        } catch let problem as PeopleProblem {
+            return try await peopleView(visit: visit, rowError: (person.name, problem.key), status: 422)
+        }
+        await sessions.revokeAll(of: person.name)
+        await activity.record(ActivityEntry(session, request, action: "person-disabled", detail: person.name))
+        return await redirect(to: "/people", flash: visit.localizer("people_disabled", ["name": person.name]), session: session)
+    }
+
+    /// `POST /people/{name}/reset`: a new invitation link; the old password stops working and
+    /// every session of that person ends. (Accepting the link also re-enables a disabled person.)
+    func resetPerson(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let (session, visit, person, _) = try await personAction(request)
+        guard person.name != session.person else {
+            return try await peopleView(visit: visit, rowError: (person.name, "people_reset_self"), status: 422)
+        }
+        let token = SecureToken.make(byteCount: 16)
+        try await people.reset(person.name, tokenHash: PanelCrypto.sha256Hex(token))
+        await sessions.revokeAll(of: person.name)
+        await activity.record(ActivityEntry(session, request, action: "person-invited", detail: "\(person.name): password reset"))
+        return try await peopleView(visit: visit, link: .init(name: person.name, url: invitationURL(token, request: request), reset: true),
+                                    status: 200)
+    }
+
+    // MARK: helpers
+
+    private func personAction(_ request: HTTPRequest) async throws -> (SessionSnapshot, Visit, Person, FormFields) {
+        let form = try await request.urlencodedForm()
+        let session = try await requireCSRF(request, formToken: form["csrf_token"])
+        guard let name = request.pathParameters["name"], let person = await people.person(named: name) else {
+            throw PageFailure.notFound("people_unknown")
+        }
+        return (session, visit(request, session: session), person, form)
+    }
+
+    /// The full link to hand over: scheme from the configuration, host as this browser reached
+    /// the panel (the host check has already accepted it as one of the panel's names).
+    func invitationURL(_ token: String, request: HTTPRequest) -> String {
+        let host = request.headers["Host"] ?? "127.0.0.1:\(listeningPort.value)"
+        return "\(configuration.scheme)://\(host)/invite/\(token)"
+    }
+
+    struct InviteFormState {
+        var name = ""
+        var role: Role? = .editor
+        var nameError: String?
+        var roleError: String?
+    }
+
+    struct InvitationLink {
+        var name: String
+        var url: String
+        var reset: Bool
+    }
+
+    private func peopleView(visit: Visit, invite: InviteFormState = .init(), link: InvitationLink? = nil,
+                            rowError: (name: String, key: String)? = nil, status: Int) async throws -> HTTPResponse {
+        let l = visit.localizer
+        let everyone = await people.all
+        let rows: [TemplateValue] = everyone.map { person in
+            let status = person.disabled ? "disabled" : person.passwordHash == nil ? "invited" : "active"
+            let path = "/people/" + ListLinks.encode(person.name)
+            return .object([
+                "name": .string(person.name),
+                "path": .string(path),
+                "role": .string(person.role.rawValue),
+                "role_label": .string(l(person.role.labelKey)),
+                "status": .string(status),
+                "status_label": .string(l(Person.statusKey(status))),
+                "last_seen": .string(person.lastSeen.map { l.date($0) } ?? l("people_never")),
+                "is_you": .bool(person.name == visit.session?.person),
+                "roles": .list(Role.allCases.map { role in
+                    .object(["value": .string(role.rawValue), "label": .string(l(role.labelKey)),
+                             "selected": .bool(role == person.role)])
+                }),
+                "row_error": rowError.flatMap { $0.name == person.name ? .object(["message": .string(l($0.key))]) : nil } ?? .null,
+                "can_disable": .bool(!person.disabled),
+            ])
+        }
+        let context: [String: TemplateValue] = [
+            "csrf_token": .string(visit.session?.csrfToken ?? ""),
+            "people": .list(rows),
+            "invite_name": .string(invite.name),
+            "invite_roles": .list(Role.allCases.map { role in
+                .object(["value": .string(role.rawValue), "label": .string(l(role.labelKey)),
+                         "selected": .bool(role == invite.role)])
+            }),
+            "name_error": invite.nameError.map { .object(["message": .string(l($0))]) } ?? .null,
+            "role_error": invite.roleError.map { .object(["message": .string(l($0))]) } ?? .null,
+            "link": link.map { link in
+                .object(["url": .string(link.url),
+                         "message": .string(l(link.reset ? "people_reset_link" : "people_invited_link", ["name": link.name]))])
+            } ?? .null,
+            "sign_in_off": .bool(!configuration.signIn),
+        ]
+        var response = try page("people", title: l("people_heading"), context: context, visit: visit, section: .people, status: status)
+        if link != nil { response.headers["Cache-Control"] = "no-store" }
+        return response
+    }
+}

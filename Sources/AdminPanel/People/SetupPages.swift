@@ -1,0 +1,105 @@
+import Foundation
+import HTMLTemplates
+import HTTPServer
+
+/// The two links that end in a password: `/setup/{token}` (the first owner, printed at start)
+/// and `/invite/{token}` (everyone else, 72 h, one-time). Used, expired or wrong → 404.
+extension PanelApp {
+    // MARK: setup
+
+    func setupForm(_ request: HTTPRequest) async throws -> HTTPResponse {
+        try await requireSetupToken(request)
+        let visit = await visit(request)
+        return try passwordPage(visit: visit, mode: .setup, action: request.path, name: "", issues: [:], status: 200)
+    }
+
+    func setup(_ request: HTTPRequest) async throws -> HTTPResponse {
+        try await requireSetupToken(request)
+        let form = try await request.urlencodedForm()
+        let session = try await requireCSRF(request, formToken: form["csrf_token"])
+        let visit = visit(request, session: session)
+        let name = (form["name"] ?? "").trimmingCharacters(in: .whitespaces)
+        let password = form["password"] ?? ""
+        var issues: [String: String] = [:]
+        if let problem = PersonNameRules.problem(name) { issues["name"] = problem }
+        if let problem = PasswordRules.problem(password: password, confirmation: form["password_confirm"], name: name) {
+            issues[problem == "password_mismatch" ? "password_confirm" : "password"] = problem
+        }
+        guard issues.isEmpty else {
+            return try passwordPage(visit: visit, mode: .setup, action: request.path, name: name, issues: issues, status: 422)
+        }
+        let hash = try await hasher.hash(password)
+        let owner: Person
+        do {
+            owner = try await people.createOwner(name: name, passwordHash: hash)
+        } catch PeopleProblem.alreadySetUp {
+            throw PageFailure.notFound()
+        }
+        return try await startSession(for: owner, request: request, redirectTo: "/products", detail: "owner account set up")
+    }
+
+    private func requireSetupToken(_ request: HTTPRequest) async throws {
+        guard let expected = setupToken, let given = request.pathParameters["token"], Secrets.equal(given, expected),
+              await !people.hasOwner else { throw PageFailure.notFound() }
+    }
+
+    // MARK: invitation
+
+    func invitationForm(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let person = try await invitedPerson(request)
+        let visit = await visit(request)
+        return try passwordPage(visit: visit, mode: .invitation, action: request.path, name: person.name, issues: [:], status: 200)
+    }
+
+    func acceptInvitation(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let person = try await invitedPerson(request)
+        let form = try await request.urlencodedForm()
+        let session = try await requireCSRF(request, formToken: form["csrf_token"])
+        let visit = visit(request, session: session)
+        let password = form["password"] ?? ""
+        if let problem = PasswordRules.problem(password: password, confirmation: form["password_confirm"], name: person.name) {
+            let field = problem == "password_mismatch" ? "password_confirm" : "password"
+            return try passwordPage(visit: visit, mode: .invitation, action: request.path, name: person.name,
+                                    issues: [field: problem], status: 422)
+        }
+        let hash = try await hasher.hash(password)
+        let tokenHash = PanelCrypto.sha256Hex(request.pathParameters["token"] ?? "")
+        guard let accepted = try await people.acceptInvitation(tokenHash: tokenHash, passwordHash: hash) else {
+            throw PageFailure.notFound()
+        }
+        return try await startSession(for: accepted, request: request, redirectTo: "/products", detail: "invitation accepted")
+    }
+
+    private func invitedPerson(_ request: HTTPRequest) async throws -> Person {
+        guard let token = request.pathParameters["token"], PanelCrypto.isToken(token, hexLength: 32),
+              let person = await people.invitation(tokenHash: PanelCrypto.sha256Hex(token)) else {
+            throw PageFailure.notFound("failure_link_used_or_expired")
+        }
+        return person
+    }
+
+    // MARK: page
+
+    enum PasswordPageMode { case setup, invitation }
+
+    private func passwordPage(visit: Visit, mode: PasswordPageMode, action: String, name: String,
+                              issues: [String: String], status: Int) throws -> HTTPResponse {
+        let l = visit.localizer
+        var context: [String: TemplateValue] = [
+            "csrf_token": .string(visit.session?.csrfToken ?? ""),
+            "action": .string(action),
+            "name": .string(name),
+            "mode_setup": .bool(mode == .setup),
+            "mode_invitation": .bool(mode == .invitation),
+            "intro": .string(mode == .setup ? l("setup_intro") : l("invite_intro", ["name": name])),
+            "alert": issues.isEmpty ? .null : .object(["message": .string(l("form_has_errors"))]),
+        ]
+        for field in ["name", "password", "password_confirm"] {
+            context[field + "_error"] = issues[field].map {
+                .object(["message": .string(l($0, ["min": String(PasswordRules.minimumLength)]))])
+            } ?? .null
+        }
+        return try page("password_setup", title: mode == .setup ? l("setup_heading") : l("invite_heading"),
+                        context: context, visit: visit, status: status)
+    }
+}
