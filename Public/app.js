@@ -139,6 +139,8 @@
 
     const maxImages = Number(picker.dataset.maxImages) || 5;
     const maxBytes = Number(picker.dataset.maxBytes) || MAX_BYTES_DEFAULT;
+    // v1 edits: choosing no image keeps the product's current ones.
+    const imagesOptional = picker.hasAttribute("data-images-optional");
     const dropzone = picker.querySelector("[data-dropzone]");
     const hint = picker.querySelector("[data-dropzone-hint]");
     if (hint) hint.hidden = false;
@@ -166,7 +168,7 @@
         if (tooLarge) { announce(tooLarge); continue; }
         picked.push({ file, url: URL.createObjectURL(file), status: "" });
       }
-      input.required = picked.length + stagedCount() === 0;
+      input.required = !imagesOptional && picked.length + stagedCount() === 0;
       form.dataset.pickedCount = String(picked.length);
       render();
     }
@@ -196,7 +198,7 @@
           URL.revokeObjectURL(entry.url);
           picked.splice(index, 1);
           form.dataset.pickedCount = String(picked.length);
-          input.required = picked.length + stagedCount() === 0;
+          input.required = !imagesOptional && picked.length + stagedCount() === 0;
           render();
           input.focus();
         });
@@ -244,7 +246,7 @@
 
     input.addEventListener("change", () => addFiles(Array.from(input.files || [])));
     form.querySelectorAll("[data-staged-image] input[type=checkbox]").forEach((box) =>
-      box.addEventListener("change", () => { input.required = picked.length + stagedCount() === 0; render(); }));
+      box.addEventListener("change", () => { input.required = !imagesOptional && picked.length + stagedCount() === 0; render(); }));
     if (dropzone) {
       ["dragenter", "dragover"].forEach((type) => dropzone.addEventListener(type, (event) => {
         if (!event.dataTransfer.types.includes("Files")) return;
@@ -432,7 +434,7 @@
     const errors = [];
     const max = Number(picker.dataset.maxImages) || 5;
     const count = picked.length + staged;
-    if (count < 1) errors.push({ field: "images", message: T("check_images_none") });
+    if (count < 1 && !picker.hasAttribute("data-images-optional")) errors.push({ field: "images", message: T("check_images_none") });
     else if (count > max) errors.push({ field: "images", message: T("check_images_too_many", { max, count }) });
     for (const entry of picked) {
       if (!/^image\/(jpeg|png|gif|webp)$/.test(entry.file.type)) {

@@ -67,7 +67,7 @@ extension PanelApp {
             return await redirect(to: back ?? "/products", flash: l("flash_deleted", ["name": deleted.name]), session: session)
         } catch .unauthorized {
             await activity.record(ActivityEntry(session, request, action: "delete-refused", productID: id,
-                                                detail: "wrong vendor password"))
+                                                detail: configuration.api.dialect == .v1 ? "wrong product password" : "wrong vendor password"))
             let remaining = await deleteGate.remaining(session.person, Self.panelWide)
             let product = try await loadProduct(id, retry: "/products/\(id)/delete")
             if remaining == 0, let wait = await deleteGate.retryAfter(session.person, Self.panelWide) {

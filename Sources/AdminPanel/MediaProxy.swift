@@ -17,19 +17,11 @@ extension PanelApp {
         if let hit = await mediaCache.get(key) {
             cached = hit
         } else {
-            let answer: TransportResponse
-            do {
-                answer = try await transport.send(TransportRequest(method: "GET", url: url, headers: [],
-                                                                   body: nil, timeout: configuration.api.timeout))
-            } catch {
-                return Self.plain(502, l("media_unreachable"))
+            // Simultaneous misses for one image share one upstream fetch.
+            switch await mediaFetches.run(key, { [self] in await fetchMedia(url, cacheKey: key) }) {
+            case .image(let image): cached = image
+            case .failure(let status, let messageKey): return Self.plain(status, l(messageKey))
             }
-            guard answer.status == 200 else {
-                return Self.plain(answer.status == 404 ? 404 : 502, l("media_unavailable"))
-            }
-            guard let format = ImageFormat.detect(answer.body) else { return Self.plain(502, l("media_not_an_image")) }
-            cached = CachedMedia(data: answer.body, contentType: format.mimeType, etag: EntityTag.of(answer.body))
-            await mediaCache.put(key, cached)
         }
 
         var response: HTTPResponse
@@ -42,6 +34,30 @@ extension PanelApp {
         response.headers["ETag"] = cached.etag
         response.headers["Cache-Control"] = "public, max-age=86400"
         return response
+    }
+
+    /// What one upstream fetch of an image gave: the image (now cached) or the status and the
+    /// message (a catalog key, so each waiting reader gets it in their own language).
+    enum MediaFetch: Sendable {
+        case image(CachedMedia)
+        case failure(status: Int, messageKey: String)
+    }
+
+    private func fetchMedia(_ url: URL, cacheKey: String) async -> MediaFetch {
+        let answer: TransportResponse
+        do {
+            answer = try await transport.send(TransportRequest(method: "GET", url: url, headers: [],
+                                                               body: nil, timeout: configuration.api.timeout))
+        } catch {
+            return .failure(status: 502, messageKey: "media_unreachable")
+        }
+        guard answer.status == 200 else {
+            return .failure(status: answer.status == 404 ? 404 : 502, messageKey: "media_unavailable")
+        }
+        guard let format = ImageFormat.detect(answer.body) else { return .failure(status: 502, messageKey: "media_not_an_image") }
+        let image = CachedMedia(data: answer.body, contentType: format.mimeType, etag: EntityTag.of(answer.body))
+        await mediaCache.put(cacheKey, image)
+        return .image(image)
     }
 
     static func plain(_ status: Int, _ text: String) -> HTTPResponse {

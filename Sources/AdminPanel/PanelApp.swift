@@ -31,6 +31,8 @@ final class PanelApp: Sendable {
     let scratch: ScratchFolder
     let spoolDirectory: URL
     let mediaCache: MediaCache
+    /// One upstream fetch per image at a time (see `mediaFile`).
+    let mediaFetches = SingleFlight<MediaFetch>()
     let vendor: VendorIdentity
     let staticFiles: StaticFiles
     /// The local catalog copy (sorted and filtered views, CSV) and what keeps it current.

@@ -14,7 +14,12 @@ public struct ImageDimensions: Sendable, Equatable, CustomStringConvertible {
         self.height = height
     }
 
-    public var pixelCount: Int { width * height }
+    /// Saturates instead of trapping: a PNG header may declare 2³²−1 × 2³²−1 pixels, whose
+    /// product does not fit an Int.
+    public var pixelCount: Int {
+        let (product, overflow) = width.multipliedReportingOverflow(by: height)
+        return overflow ? Int.max : product
+    }
     public var description: String { "\(width)×\(height)" }
 
     /// The declared size of a JPEG, PNG, GIF or WebP image; `nil` when the format is not one of

@@ -131,6 +131,17 @@ def test_register_edit_and_delete_with_the_product_password(v1_panel, javascript
         assert item["stock"] == 9 and len(item["images"]) == 2
         assert PASSWORD not in driver.page_source
 
+        # Choosing no image keeps the current ones (the script must not ask for one).
+        driver.get(f"{v1_panel.url}/products/{item_id}/edit")
+        stock = driver.find_element(By.NAME, "stock")
+        stock.clear()
+        stock.send_keys("7")
+        driver.find_element(By.NAME, "password").send_keys(PASSWORD)
+        submit(stock.find_element(By.XPATH, "./ancestor::form"))
+        wait(driver, 40).until(lambda d: re.search(r"/products/\d+$", d.current_url.split("?")[0]))
+        item = v1_panel.item(item_id).json()
+        assert item["stock"] == 7 and len(item["images"]) == 2
+
         # Delete with the product's password: the dialog with JS, the prompt page without.
         if javascript:
             driver.find_element(By.CSS_SELECTOR, "[data-delete-open], button[data-delete]").click()

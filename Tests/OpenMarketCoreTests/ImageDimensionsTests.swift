@@ -128,4 +128,13 @@ enum CraftedHeader {
         #expect(ImageDimensions.read(joined) == nil)
         #expect(ImageDimensions.read(joined.dropFirst(2)) == ImageDimensions(width: 8, height: 9))
     }
+
+    /// Found writing the fuzz target: the largest sides a PNG header can declare made
+    /// `pixelCount` overflow and trap; it saturates now.
+    @Test func theLargestDeclaredPNGHasACountablePixelTotal() throws {
+        let huge = try #require(ImageDimensions.read(CraftedHeader.png(width: .max, height: .max)))
+        #expect(huge.width == Int(UInt32.max) && huge.height == Int(UInt32.max))
+        #expect(huge.pixelCount == Int.max)
+        #expect(ImageDimensions(width: 3, height: 4).pixelCount == 12)
+    }
 }
