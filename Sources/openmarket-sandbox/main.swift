@@ -53,7 +53,10 @@ do {
 
 say("Data folder: \(configuration.dataDirectory.path)")
 let demo = sandbox.demoVendor
-if demo.created {
+if configuration.dialect == .v1 {
+    // v1 has no vendors: each item has its own password, chosen when it is registered.
+    if configuration.seed > 0 { say("Sample items' password (v1): \(V1SampleItemsInfo.password)") }
+} else if demo.created {
     // Shown once, on the first start: the store keeps it, nothing prints it again.
     say("Demo vendor created: name \(demo.name), vendor id \(demo.id)")
     say("  identifier: \(demo.identifier)")

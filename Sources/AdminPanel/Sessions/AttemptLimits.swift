@@ -23,7 +23,10 @@ struct ReservingLimiter: Sendable {
     func retryAfter(_ key: String, now: Date) -> TimeInterval? {
         let live = (slots[key] ?? []).filter { now.timeIntervalSince($0.time) < window }
         guard live.count >= limit else {
-            if slots[key] == nil, slots.count >= maxKeys { return window }
+            if slots[key] == nil, slots.count >= maxKeys,
+               slots.values.filter({ $0.contains { now.timeIntervalSince($0.time) < window } }).count >= maxKeys {
+                return window
+            }
             return nil
         }
         let oldest = live.map(\.time).min() ?? now
