@@ -72,3 +72,32 @@
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
   else init();
 })();
+
+// ---- Bulk actions: "select all on this page" ticks every checkbox; a progress bar while the
+// action runs (the form still posts normally and the result page replaces this one).
+(function () {
+  function init() {
+    const form = document.querySelector("form[data-bulk]");
+    if (!form) return;
+    const all = form.querySelector("[data-bulk-select-all]");
+    const boxes = () => Array.from(document.querySelectorAll('input[name="ids"][form="' + form.id + '"]'));
+    if (all) {
+      all.addEventListener("change", () => boxes().forEach((box) => { box.checked = all.checked; }));
+      document.addEventListener("change", (event) => {
+        if (event.target.matches && event.target.matches('input[name="ids"]')) {
+          all.checked = boxes().length > 0 && boxes().every((box) => box.checked);
+        }
+      });
+    }
+    form.addEventListener("submit", () => {
+      const progress = form.querySelector("[data-bulk-progress]");
+      if (progress) progress.hidden = false;
+      form.setAttribute("aria-busy", "true");
+      // Ticked boxes already travel with the form; "select all" is resolved by the server too.
+      const button = form.querySelector("button[type=submit]");
+      if (button) setTimeout(() => { button.disabled = true; }, 0);
+    });
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
+  else init();
+})();

@@ -31,6 +31,7 @@ extension PanelApp {
         context["back"] = back.map { .object(["url": .string($0)]) } ?? .null
         context["edit_url"] = .string(BackLink.link("/products/\(id)/edit", back: back))
         context["delete_url"] = .string(BackLink.link("/products/\(id)/delete", back: back))
+        context["duplicate_url"] = .string(BackLink.link("/products/\(id)/duplicate", back: back))
         context["alert"] = .null
         return try page("product", title: product.name, context: context, visit: visit, section: .products)
     }

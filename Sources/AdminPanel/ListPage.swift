@@ -57,7 +57,7 @@ extension PanelApp {
         let chosenView = request.query["view"].flatMap(ListView.init(rawValue:))
         let rememberedView = request.cookies[Self.viewCookie].flatMap(ListView.init(rawValue:)) ?? .list
         var query = CatalogQuery({ request.query[$0] }, defaultView: rememberedView)
-        let visit = await visit(request, create: false)
+        var visit = await visit(request, create: false)
         let l = visit.localizer
         let ownVendor = await vendor.id
 
@@ -105,6 +105,24 @@ extension PanelApp {
             newestKnown = snapshot.newestID
         }
 
+        // Bulk actions: a checkbox on each of the vendor's own products, for people who may write.
+        let selectable = Self.selectableIDs(context["products"], ownVendorID: ownVendor)
+        if !selectable.isEmpty, visit.session?.role.canWrite ?? true {
+            if visit.session?.csrfToken.isEmpty ?? true {
+                let created = await self.visit(request, create: true, takeFlash: false)
+                visit.session = created.session
+                visit.cookies += created.cookies
+            }
+            context["products"] = Self.markSelectable(context["products"], selectable, l)
+            context["bulk"] = .object([
+                "csrf_token": .string(visit.session?.csrfToken ?? ""),
+                "back": .string(BackLink.validated(request.target) ?? query.url()),
+                "page_ids": .list(selectable.map { .object(["id": .int($0)]) }),
+            ])
+        } else {
+            context["bulk"] = .null
+        }
+
         // New products since this browser last saw the newest ones: a notice (without JS, this
         // is how it appears; with JS the page also polls /products/newest.json).
         let seen = request.cookies[Self.newestSeenCookie].flatMap(Int.init)
@@ -123,6 +141,28 @@ extension PanelApp {
             response.setCookie(SetCookie(name: Self.newestSeenCookie, value: String(newestKnown), maxAge: 365 * 24 * 3600))
         }
         return response
+    }
+
+    /// The ids of the listed products that belong to this panel's vendor.
+    static func selectableIDs(_ products: TemplateValue?, ownVendorID: Int?) -> [Int] {
+        guard let ownVendorID, case .list(let items)? = products else { return [] }
+        return items.compactMap { item in
+            guard case .object(let fields) = item, case .int(let id)? = fields["id"],
+                  case .int(let vendor)? = fields["vendor_id"], vendor == ownVendorID else { return nil }
+            return id
+        }
+    }
+
+    static func markSelectable(_ products: TemplateValue?, _ ids: [Int], _ l: Localizer) -> TemplateValue {
+        guard case .list(let items)? = products else { return .list([]) }
+        let chosen = Set(ids)
+        return .list(items.map { item in
+            guard case .object(var fields) = item, case .int(let id)? = fields["id"], chosen.contains(id) else { return item }
+            var name = ""
+            if case .string(let text)? = fields["name"] { name = text }
+            fields["selectable"] = .object(["select_label": .string(l("bulk_select_product", ["name": name]))])
+            return .object(fields)
+        })
     }
 
     /// Where the new-products notice leads: the newest first, in the same view.

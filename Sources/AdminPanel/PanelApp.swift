@@ -39,6 +39,7 @@ final class PanelApp: Sendable {
     let catalog: CatalogSync
     let catalogDatabase: CatalogDatabase
     let newestCheck: NewestProductCheck
+    let bulkGauge = ConcurrencyGauge()
     let database: PanelDatabase
     let activity: ActivityLog
     let hostAllowList: HostAllowList

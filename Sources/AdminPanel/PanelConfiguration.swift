@@ -49,6 +49,8 @@ public struct PanelConfiguration: Sendable {
     public var catalogSyncInterval: TimeInterval = 30
     /// A page from the copy syncs first when the copy is older than this (the 60 s promise).
     public var catalogMaxAge: TimeInterval = 50
+    /// Products a bulk action works on at once (one or two API calls each).
+    public var bulkConcurrency = 4
     public var version = "1.0.0"
     /// The clock for expiry and limits; tests move it forward instead of sleeping.
     public var now: @Sendable () -> Date = { Date() }

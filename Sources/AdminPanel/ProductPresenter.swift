@@ -38,6 +38,7 @@ struct ProductPresenter: Sendable {
                     currency: item.currency, into: &fields, l)
         let source = imageSource(item.thumbnail)
         fields["id"] = .int(item.id)
+        fields["vendor_id"] = .int(item.vendorID)
         fields["name"] = .string(item.name)
         fields["vendor"] = .string(vendorLabel(id: item.vendorID, name: item.vendorName, ownVendorID: ownVendorID, l))
         fields["thumbnail"] = source == .null ? .null : .object(["src": source])

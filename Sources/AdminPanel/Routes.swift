@@ -17,6 +17,8 @@ extension PanelApp {
         router.get("/products/refresh", pageHandler { app, request in try await app.refreshCatalog(request) })
         router.get("/products/export.csv", pageHandler { app, request in try await app.exportCatalog(request) })
         router.get("/products/newest.json") { [self] request in try await newestProduct(request) }
+        router.post("/products/bulk", bodyLimit: 64 * 1024, pageHandler { app, request in try await app.bulkAction(request) })
+        router.get("/products/{id}/duplicate", pageHandler { app, request in try await app.duplicateForm(request) })
         router.get("/products/new", pageHandler { app, request in try await app.registerForm(request) })
         router.get("/products/{id}", pageHandler { app, request in try await app.detailPage(request) })
         router.get("/products/{id}/edit", pageHandler { app, request in try await app.editForm(request) })

@@ -1,0 +1,111 @@
+import Foundation
+import HTMLTemplates
+import HTTPServer
+import OpenMarketCore
+
+extension PanelApp {
+    /// `POST /products/bulk` (`ids`…, `action`, its value, `csrf_token`, `back`): one result row
+    /// per product. Works as a plain form post; the list's script only adds a progress bar.
+    func bulkAction(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let form = try await request.urlencodedForm(limits: FormLimits(maxFields: 512, maxFieldBytes: 8 * 1024))
+        let session = try await requireCSRF(request, formToken: form["csrf_token"])
+        let visit = visit(request, session: session)
+        let l = visit.localizer
+        guard session.role.canWrite else {
+            throw PageFailure.forbidden("bulk_error_viewer")
+        }
+        let back = BackLink.validated(form["back"]) ?? "/products"
+
+        // "Select all on this page" without JS: the page's own ids come along in `page_ids`.
+        let chosen = form["select_all"] == "1" ? form.all("page_ids") : form.all("ids")
+        let ids: [Int]
+        let action: BulkSelection.Action
+        do throws(BulkSelection.Problem) {
+            ids = try BulkSelection.ids(chosen)
+            action = try BulkSelection.action { form[$0] }
+        } catch .nothingSelected {
+            return await redirect(to: back, flash: l("bulk_flash_nothing_selected"), session: session)
+        } catch .tooMany(let count) {
+            throw PageFailure(status: 422, heading: "bulk_too_many_heading", message: "bulk_too_many_message",
+                              arguments: ["count": l.number(count), "max": l.number(BulkSelection.maxIDs)])
+        } catch .invalid(let key) {
+            return await redirect(to: back, flash: l(key), session: session)
+        }
+
+        // One delete try for the whole selection: its slot is reserved before anything is sent and
+        // kept only when the password is wrong (the delete limits of the single delete).
+        var ticket: AttemptGate.Ticket?
+        if case .delete = action {
+            switch await deleteGate.reserve(session.person, Self.panelWide) {
+            case .failure(let wait):
+                var response = await errorPage(PageFailure(status: 429, heading: "delete_locked_heading",
+                                                           message: "bulk_locked_message",
+                                                           arguments: ["wait": l.duration(wait.seconds)]), request: request)
+                response.headers["Retry-After"] = wait.header
+                return response
+            case .success(let reserved):
+                ticket = reserved
+            }
+        }
+
+        await catalog.ensureFresh(maxAge: configuration.catalogMaxAge)
+        let (allowed, refused) = BulkSelection.partition(ids, in: catalog.copy.snapshot(), ownVendorID: await vendor.id)
+        let runner = BulkRunner(client: client, concurrency: configuration.bulkConcurrency, gauge: bulkGauge)
+        let started = Date()
+        var outcomes: [BulkRunner.Outcome]
+        do throws(BulkRunner.Stop) {
+            outcomes = try await runner.run(action, on: allowed)
+            if let ticket { await deleteGate.release(ticket) }
+        } catch {
+            // Wrong vendor password: nothing was deleted; it counts once toward the limit.
+            await activity.record(ActivityEntry(session, request, action: "delete-refused", productID: allowed.first?.id,
+                                                detail: "bulk delete: wrong vendor password"))
+            outcomes = allowed.map { .init(id: $0.id, name: $0.name, done: false, reason: "bulk_reason_password_refused") }
+        }
+        let elapsed = Date().timeIntervalSince(started)
+        for product in refused.map({ refusal in
+            BulkRunner.Outcome(id: refusal.id, name: "", done: false, reason: refusal.reason)
+        }) { outcomes.append(product) }
+        // Keep the order the seller chose.
+        let position = Dictionary(ids.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        outcomes.sort { (position[$0.id] ?? 0) < (position[$1.id] ?? 0) }
+
+        for outcome in outcomes {
+            if let updated = outcome.updated { await catalogRecord(updated) }
+            if outcome.deleted { await catalogRemove(outcome.id) }
+            let reason = Localizer(catalog: catalogs[.en])(outcome.reason, outcome.arguments)
+            await activity.record(ActivityEntry(session, request, action: "bulk", productID: outcome.id,
+                                                detail: "\(action.name): \(outcome.done ? "done" : "failed") — \(reason)"))
+        }
+
+        let done = outcomes.filter(\.done).count
+        let rows: [TemplateValue] = outcomes.map { outcome in
+            .object([
+                "id": .int(outcome.id),
+                "name": .string(outcome.name.isEmpty ? l("bulk_unknown_product", ["id": String(outcome.id)]) : outcome.name),
+                "outcome": .string(outcome.done ? "done" : "failed"),
+                "done": .bool(outcome.done),
+                "reason": .string(l(outcome.reason, outcome.arguments)),
+                "href": .string(outcome.deleted ? "" : BackLink.link("/products/\(outcome.id)", back: back)),
+                "linked": .bool(!outcome.deleted && !outcome.name.isEmpty),
+            ])
+        }
+        let context: [String: TemplateValue] = [
+            "heading": .string(l(Self.bulkHeadingKey(action))),
+            "summary": .string(l("bulk_summary", ["done": l.number(done), "failed": l.number(outcomes.count - done),
+                                                  "seconds": String(format: "%.1f", elapsed)])),
+            "rows": .list(rows),
+            "back_url": .string(back),
+        ]
+        return try page("bulk_result", title: l("bulk_title"), context: context, visit: visit, section: .products)
+    }
+
+    static func bulkHeadingKey(_ action: BulkSelection.Action) -> String {
+        switch action {
+        case .delete: "bulk_heading_delete"
+        case .setStock: "bulk_heading_stock"
+        case .setDiscount: "bulk_heading_discount"
+        case .adjustPrice: "bulk_heading_price"
+        }
+    }
+}

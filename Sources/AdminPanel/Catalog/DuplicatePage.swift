@@ -1,0 +1,75 @@
+import Foundation
+import HTTPServer
+import OpenMarketCore
+
+extension PanelApp {
+    /// `GET /products/{id}/duplicate`: the register form filled from that product, its images
+    /// fetched through the API and staged (`data-staged-images`, removable and reorderable like
+    /// any staged image); submitting registers a new product. An image the rules refuse (size,
+    /// type, pixel limits) or that cannot be fetched is named in the form's alert, not dropped
+    /// silently.
+    func duplicateForm(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let id = try Self.productID(request)
+        let product = try await loadProduct(id, retry: "/products/\(id)/duplicate")
+        let visit = await visit(request, create: true)
+        let l = visit.localizer
+        guard let session = visit.session else { throw PageFailure.forbidden("failure_csrf_message") }
+        guard session.role.canWrite else { throw PageFailure.forbidden("bulk_error_viewer") }
+
+        var accepted: [(filename: String, data: Data, format: ImageFormat)] = []
+        var refused: [String] = []
+        for (index, image) in product.images.enumerated() {
+            let number = String(index + 1)
+            let filename = Self.safeFilename(URL(string: image.url)?.lastPathComponent ?? "image-\(number)")
+            switch await fetchImage(image.url) {
+            case .success(let data, let format):
+                if data.count > ProductRules.maxImageBytes {
+                    refused.append(l("duplicate_refused_size", ["number": number, "name": filename,
+                                                                 "max": String(ProductRules.maxImageBytes / 1024)]))
+                } else if let size = ImageDimensions.read(data),
+                          size.width > ProductRules.maxImageSide || size.height > ProductRules.maxImageSide
+                            || size.width * size.height > ProductRules.maxImagePixels {
+                    refused.append(l("duplicate_refused_pixels", ["number": number, "name": filename,
+                                                                   "width": String(size.width), "height": String(size.height)]))
+                } else {
+                    accepted.append((filename, data, format))
+                }
+            case .notAnImage:
+                refused.append(l("duplicate_refused_type", ["number": number, "name": filename]))
+            case .unavailable:
+                refused.append(l("duplicate_refused_fetch", ["number": number, "name": filename]))
+            }
+        }
+
+        var state = ProductFormState(values: ProductFormValues(product: product, thumbnailID: nil))
+        state.values.name = String((l("duplicate_name", ["name": product.name])).prefix(ProductRules.nameLength.upperBound))
+        state.back = BackLink.validated(request.query["back"])
+        if !accepted.isEmpty {
+            state.staged = try? await staging.stage(token: nil, owner: session.id, adding: accepted, removing: [])
+        }
+        if !refused.isEmpty {
+            state.alert = l("duplicate_refused_intro") + " " + refused.joined(separator: " ")
+        }
+        return try page("product_new", title: l("duplicate_title", ["name": product.name]),
+                        context: formContext(state, editing: nil, csrfToken: session.csrfToken, l),
+                        visit: visit, section: .register)
+    }
+
+    enum FetchedImage {
+        case success(Data, ImageFormat)
+        case notAnImage
+        case unavailable
+    }
+
+    /// An image of the API (or a configured media origin) by its URL, through the transport.
+    func fetchImage(_ urlText: String) async -> FetchedImage {
+        guard let path = media.panelPath(for: urlText), path.hasPrefix("/media/"),
+              let url = media.upstreamURL(forPath: String(path.dropFirst("/media/".count)).removingPercentEncoding ?? "")
+        else { return .unavailable }
+        guard let answer = try? await transport.send(TransportRequest(method: "GET", url: url, headers: [], body: nil,
+                                                                      timeout: configuration.api.timeout)),
+              answer.status == 200 else { return .unavailable }
+        guard let format = ImageFormat.detect(answer.body) else { return .notAnImage }
+        return .success(answer.body, format)
+    }
+}
