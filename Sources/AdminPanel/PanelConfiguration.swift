@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 import OpenMarketCore
 import TLS
 
@@ -55,8 +56,10 @@ public struct PanelConfiguration: Sendable {
     /// The clock for expiry and limits; tests move it forward instead of sleeping.
     public var now: @Sendable () -> Date = { Date() }
     /// One line per request; nil = quiet. Lines carry the route template, never the real path.
+    /// Called on an event loop: it must not block (the default queues the line for the
+    /// access-log thread, which drops and counts lines when standard error stalls).
     public var accessLog: (@Sendable (String) -> Void)? = { line in
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        AccessLogWriter.standardError.write(line)
     }
     /// Non-nil serves HTTPS with this certificate: cookies are `Secure` and responses carry HSTS.
     public var tls: TLSContext?

@@ -45,9 +45,10 @@ public struct AccessLogEntry: Sendable {
         return "\(method) \(route) \(status) \(bytes)B \(String(format: "%.1f", ms))ms"
     }
 
-    /// The default logger: one line per request on standard error.
+    /// The default logger: one line per request on standard error, written by
+    /// `AccessLogWriter.standardError`'s own thread (an event loop never waits for the log).
     public static let standardError: @Sendable (AccessLogEntry) -> Void = { entry in
-        FileHandle.standardError.write(Data((entry.line + "\n").utf8))
+        AccessLogWriter.standardError.write(entry.line)
     }
 }
 

@@ -116,6 +116,17 @@ final class Connection: EventLoopClient, @unchecked Sendable {
         }
     }
 
+    /// Closes the connection to make room for a new one, unless it is in fact busy: a request
+    /// already in the socket is read (and then served) rather than lost. True if it closed.
+    func evictIfIdle(evenWithPartialHead: Bool) -> Bool {
+        guard case .readingHead = state else { return false }
+        readAvailable()
+        updateInterest()
+        guard case .readingHead = state, parser.isIdle || evenWithPartialHead else { return false }
+        close()
+        return true
+    }
+
     /// True while a request is in progress (shutdown waits for these).
     var isBusy: Bool { state.exchange != nil }
 

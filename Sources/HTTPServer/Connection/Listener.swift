@@ -6,8 +6,8 @@ import Foundation
 /// When the connection limit is reached it asks the loops to close their longest-idle
 /// connections and stops watching the listening socket until a slot frees, so new clients
 /// wait in the kernel backlog only while every connection is busy. When `accept` fails for lack
-/// of descriptors or memory (EMFILE, ENFILE, ENOBUFS, ENOMEM) it does the same, and backs off
-/// briefly instead of giving up.
+/// of descriptors or memory (EMFILE, ENFILE, ENOBUFS, ENOMEM) it backs off briefly and tries
+/// again instead of giving up.
 final class Listener: EventLoopClient, @unchecked Sendable {
     private let fd: Int32
     private let loop: EventLoop
@@ -90,8 +90,7 @@ final class Listener: EventLoopClient, @unchecked Sendable {
                 switch error {
                 case EINTR, ECONNABORTED, EPROTO: continue
                 case EAGAIN, EWOULDBLOCK: return
-                default:   // EMFILE, ENFILE, ENOBUFS, ENOMEM…
-                    closeLongestIdle()
+                default:   // EMFILE, ENFILE, ENOBUFS, ENOMEM… (capacity stays below the file limit)
                     pause(retryAfter: Self.backOff)
                     return
                 }

@@ -69,11 +69,16 @@ final class ServerLoop: @unchecked Sendable {   // everything but `loop` is touc
 
     init(_ loop: EventLoop) { self.loop = loop }
 
-    /// Closes up to `count` connections of this loop that wait for a request, longest idle first.
+    /// Closes up to `count` connections of this loop that wait for a request, longest idle
+    /// first; those with half a head come only after the truly idle ones.
     func closeLongestIdle(_ count: Int) {
-        for _ in 0..<count {
-            guard let connection = idle.oldest else { return }
-            connection.close()
+        var closed = 0
+        for partialHeads in [false, true] {
+            var candidate = idle.oldest
+            while closed < count, let connection = candidate {
+                candidate = connection.idleLink.next
+                if connection.evictIfIdle(evenWithPartialHead: partialHeads) { closed += 1 }
+            }
         }
     }
 }
