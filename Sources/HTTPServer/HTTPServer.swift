@@ -49,7 +49,7 @@ public final class HTTPServer: Sendable {
             let listener = Listener(fd: fd, loop: loops[0], loops: loops.map(ServerLoop.init), context: context)
             let acceptLoop = loops[0]
             context.connectionClosed.withLock { callback in
-                callback = { acceptLoop.execute { listener.resume() } }
+                callback = ServerContext.Callback { acceptLoop.execute { listener.resume() } }
             }
             for (i, loop) in loops.enumerated() { loop.start(name: "http-loop-\(i)") }
             acceptLoop.execute { listener.start() }

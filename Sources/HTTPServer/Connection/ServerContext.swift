@@ -9,7 +9,11 @@ final class ServerContext: Sendable {
     /// `capacity`: `limits.maxConnections`, lowered at start to fit the open-file limit.
     private let state: Locked<(open: Int, capacity: Int, draining: Bool)>
     /// Called (from any loop) when a connection closes, so a paused acceptor can resume.
-    let connectionClosed: Locked<(@Sendable () -> Void)?> = Locked(nil)
+    /// Wrapped in a struct on purpose: a bare function type inside `Locked`'s generic `inout`
+    /// access is re-abstracted and written back on every call, so each read nested one more
+    /// thunk around it until ~20,000 closes overflowed the stack.
+    struct Callback: Sendable { let run: @Sendable () -> Void }
+    let connectionClosed: Locked<Callback?> = Locked(nil)
 
     let handlersOnEventLoop: Bool
     /// Wraps each accepted socket: plain TCP or TLS.
@@ -57,7 +61,7 @@ final class ServerContext: Sendable {
     /// A connection closed: frees its slot and lets a paused acceptor resume.
     func release() {
         withdrawAdmission()
-        connectionClosed.withLock { $0 }?()
+        connectionClosed.withLock { $0 }?.run()
     }
 }
 
