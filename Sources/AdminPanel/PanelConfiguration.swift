@@ -16,8 +16,8 @@ public struct PanelConfiguration: Sendable {
     /// Sign-in with people and passwords (design.md "People, sign-in and activity"); the
     /// executable turns it on beyond loopback or with `--sign-in`. Off: everyone is `local`, owner.
     public var signIn: Bool
-    /// `http` or `https`: how the setup and invitation links are written.
-    public var scheme = "http"
+    /// `http` or `https`, following `tls`: how the setup and invitation links are written.
+    public var scheme: String { tls == nil ? "http" : "https" }
     /// Argon2id at libsodium's minimum strength, for test suites that hash hundreds of passwords.
     public var fastPasswordHashesForTests = false
     /// Wrong sign-in passwords per 15 minutes: per name and per client address.

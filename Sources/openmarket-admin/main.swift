@@ -144,7 +144,7 @@ do {
     let port = try panel.start()
     shutdown.add { await panel.shutdown() }
     let shownHost = HostName.bracketed(options.host)
-    say("Admin panel:  \(configuration.tls == nil ? "http" : "https")://\(shownHost):\(port)/")
+    say("Admin panel:  \(configuration.scheme)://\(shownHost):\(port)/")
     if let fingerprint = configuration.tls?.certificateFingerprint {
         // People compare it with what their browser shows before trusting the certificate.
         say("TLS certificate SHA-256: \(fingerprint)")
