@@ -228,14 +228,19 @@ func slowRouter(entered: Locked<Int>? = nil, release: Locked<Bool>? = nil) -> Ro
         }
     }
 
-    @Test func thousandSimultaneousConnections() async throws {
+    /// 600, not 1,000: client and server ends both live in this test process, and above about
+    /// 1,300 open descriptors Foundation's `Process.run()` (used by other suites running at the
+    /// same time) can crash reading /proc/self/fd (swift-corelibs-foundation #5472, still in
+    /// 6.3.1). `scripts/bench-server` holds 10,000 connections from another process instead.
+    @Test func sixHundredSimultaneousConnections() async throws {
+        let count = 600
         raiseDescriptorLimit(to: 4096)
         try await withServer(echoRouter()) { server, port in
             var clients: [RawClient] = []
-            for _ in 0..<1000 { clients.append(try await RawClient.connect(port: port)) }
+            for _ in 0..<count { clients.append(try await RawClient.connect(port: port)) }
             for (i, client) in clients.enumerated() { try await client.send("GET /hello/\(i) HTTP/1.1\r\nHost: x\r\n\r\n") }
             for (i, client) in clients.enumerated() { #expect(try await client.readResponse().text == "hello \(i)") }
-            #expect(server.openConnections == 1000)
+            #expect(server.openConnections == count)
             clients.removeAll()
             #expect(await eventually { server.openConnections == 0 })
             #expect(await eventually { socketsLeftOpen(port: port) == 0 })
