@@ -149,11 +149,23 @@ final class StubAPI: @unchecked Sendable {
 
     func stop() async { await server.shutdown(deadline: .seconds(1)) }
 
-    /// A loopback port nobody listens on: bind one, then close it.
+    /// A loopback port nobody listens on. The socket stays bound (never listening) for the rest
+    /// of the test process: connections to it are refused, and no other test's server can be
+    /// given the same port meanwhile (a closed one was, and this test then got its 404s).
     static func closedPort() async throws -> URL {
-        let stub = try StubAPI { _ in .text("") }
-        await stub.stop()
-        return URL(string: "http://127.0.0.1:\(stub.port)")!
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw POSIXError(.EMFILE) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+            }
+        }
+        guard bound else { close(fd); throw POSIXError(.EADDRINUSE) }
+        return URL(string: "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))")!
     }
 }
 
