@@ -24,6 +24,9 @@ public final class AdminPanel: Sendable {
         var serverConfiguration = ServerConfiguration(host: configuration.host, port: configuration.port)
         serverConfiguration.eventLoopCount = max(1, configuration.eventLoopCount)
         serverConfiguration.limits.defaultBodyLimit = 64 * 1024
+        // Handlers start on their connection's loop: no thread hand-off per request. They never
+        // block it: SQLite, password hashing and staged files run on threads of their own.
+        serverConfiguration.runHandlersOnEventLoops = true
         if let tls = configuration.tls { serverConfiguration.transportFactory = TLSTransport.factory(context: tls) }
         serverConfiguration.limits.maxConnections = configuration.maxConnections
         if let write = configuration.accessLog {

@@ -41,8 +41,9 @@ public struct AccessLogEntry: Sendable {
     public var duration: Duration
 
     public var line: String {
-        let ms = Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
-        return "\(method) \(route) \(status) \(bytes)B \(String(format: "%.1f", ms))ms"
+        // Tenths of a millisecond in integers: `String(format:)` cost more than the rest of the line.
+        let tenths = duration.components.seconds * 10_000 + duration.components.attoseconds / 100_000_000_000_000
+        return "\(method) \(route) \(status) \(bytes)B \(tenths / 10).\(tenths % 10)ms"
     }
 
     /// The default logger: one line per request on standard error, written by

@@ -156,10 +156,11 @@ public final class EventLoop: @unchecked Sendable {
             let wait = localWork.isEmpty && localJobs.isEmpty ? timeoutMS : 0
             let n = events.withUnsafeMutableBufferPointer { epoll_wait(epollFD, $0.baseAddress, Int32($0.count), wait) }
             if n < 0 && errno != EINTR { break }
+            var woken = false
             for i in 0..<max(0, Int(n)) {
                 let event = events[i]
                 let fd = event.data.fd
-                if fd == wakeFD { continue }
+                if fd == wakeFD { woken = true; continue }
                 guard let client = clients[fd] else { continue }
                 let flags = event.events
                 client.handleEvent(
@@ -167,7 +168,7 @@ public final class EventLoop: @unchecked Sendable {
                     writable: flags & EPOLLOUT.rawValue != 0,
                     hangUp: flags & (EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0)
             }
-            runPending()
+            runPending(drainingWake: woken)
             runLocal()
             let now = monotonicNanos()
             if now - lastTick >= tickInterval {
@@ -214,9 +215,14 @@ public final class EventLoop: @unchecked Sendable {
         }
     }
 
-    private func runPending() {
-        var drained: UInt64 = 0
-        _ = Glibc.read(wakeFD, &drained, 8)
+    /// Runs work from other threads. The eventfd is read only when epoll reported it: reading
+    /// it on every turn cost a failed syscall per request. Work queued after the flag is reset
+    /// writes the eventfd again, so nothing waits unseen.
+    private func runPending(drainingWake: Bool = true) {
+        if drainingWake {
+            var drained: UInt64 = 0
+            _ = Glibc.read(wakeFD, &drained, 8)
+        }
         wakePending.withLock { $0 = false }
         let work = pending.withLock { p -> [@Sendable () -> Void] in
             defer { p.work.removeAll(keepingCapacity: true) }

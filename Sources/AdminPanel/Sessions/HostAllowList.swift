@@ -1,4 +1,5 @@
 import Foundation
+import NetworkIO
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -113,7 +114,7 @@ public struct HostAllowList: Sendable, Equatable {
 
     /// `name[:port]` or `[v6][:port]` → (name, port). nil when malformed.
     static func split(_ text: String) -> (String, Int?)? {
-        guard !text.isEmpty, !text.contains(where: { $0.isWhitespace || $0 == "/" || $0 == "@" }) else { return nil }
+        guard !text.isEmpty, !containsForbidden(text) else { return nil }
         if text.hasPrefix("[") {
             guard let close = text.firstIndex(of: "]") else { return nil }
             let name = String(text[...close])
@@ -130,6 +131,17 @@ public struct HostAllowList: Sendable, Equatable {
             return (String(parts[0]), port)
         default: return nil   // a bare IPv6 address must be bracketed
         }
+    }
+
+    /// Whitespace, `/` or `@`. Runs on every request's Host: bytes first, Characters only when
+    /// there is non-ASCII text (whose whitespace needs Unicode's properties).
+    private static func containsForbidden(_ text: String) -> Bool {
+        var ascii = true
+        for b in text.utf8 {
+            if b == UInt8(ascii: "/") || b == UInt8(ascii: "@") || b <= ASCII.space || b == 0x7F { return true }
+            if b >= 0x80 { ascii = false }
+        }
+        return !ascii && text.contains(where: \.isWhitespace)
     }
 
     private static func port(_ text: Substring) -> Int? {

@@ -2,7 +2,7 @@
 /// (HTTPHeaders guarantees it; checked again here because this is the last line of defence).
 enum ResponseHead {
     /// Headers the connection owns; a handler's values for them are ignored.
-    private static let managed: Set<String> = ["content-length", "transfer-encoding", "connection", "date"]
+    private static let managed = ["content-length", "transfer-encoding", "connection", "date"]
 
     enum Length {
         case known(Int)
@@ -11,29 +11,48 @@ enum ResponseHead {
         case untilClose
     }
 
+    /// Written straight into bytes: this runs once per response, so no intermediate Strings.
     static func serialize(status rawStatus: Int, headers: HTTPHeaders, length: Length, keepAlive: Bool,
                           version: String, date: String) -> [UInt8] {
         let status = (100...999).contains(rawStatus) ? rawStatus : 500
-        var head = "HTTP/1.1 \(status) \(HTTPStatus.reason(status))\r\nDate: \(date)\r\n"
+        var head: [UInt8] = []
+        head.reserveCapacity(256 + headers.count * 64)
+        head += "HTTP/1.1 ".utf8
+        head += String(status).utf8
+        head.append(ASCII.space)
+        head += HTTPStatus.reason(status).utf8
+        appendField("Date", date, to: &head)
         for (name, value) in headers {
-            guard !managed.contains(name.lowercased()), ASCII.isToken(name),
+            guard ASCII.isToken(name), !isManaged(name),
                   !value.utf8.contains(where: { $0 == ASCII.cr || $0 == ASCII.lf || $0 == 0 }) else { continue }
-            head += name + ": " + value + "\r\n"
+            appendField(name, value, to: &head)
         }
         if !HTTPStatus.forbidsBody(status) {
             switch length {
-            case .known(let n): head += "Content-Length: \(n)\r\n"
-            case .chunked: head += "Transfer-Encoding: chunked\r\n"
+            case .known(let n): appendField("Content-Length", String(n), to: &head)
+            case .chunked: appendField("Transfer-Encoding", "chunked", to: &head)
             case .untilClose: break
             }
         }
         if !keepAlive {
-            head += "Connection: close\r\n"
+            appendField("Connection", "close", to: &head)
         } else if version == "HTTP/1.0" {
-            head += "Connection: keep-alive\r\n"
+            appendField("Connection", "keep-alive", to: &head)
         }
-        head += "\r\n"
-        return Array(head.utf8)
+        head += [ASCII.cr, ASCII.lf, ASCII.cr, ASCII.lf]
+        return head
+    }
+
+    /// CRLF (ending the previous line), then `name: value`.
+    private static func appendField(_ name: String, _ value: String, to head: inout [UInt8]) {
+        head += [ASCII.cr, ASCII.lf]
+        head += name.utf8
+        head += [ASCII.colon, ASCII.space]
+        head += value.utf8
+    }
+
+    private static func isManaged(_ name: String) -> Bool {
+        managed.contains { ASCII.equalsIgnoringCase($0, name) }
     }
 
     static let continueLine = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
