@@ -75,14 +75,18 @@ import Glibc
     /// the binary's own path), and reads the start-up lines.
     struct Started: @unchecked Sendable { var process: Process; var lines: String; var port: Int }
 
-    static func start(data: URL) throws -> Started {
+    /// `arguments` replace the embedded sandbox's port (e.g. `--api` for another API);
+    /// `environment` is added to this process's own (secrets go there, not on the command line).
+    static func start(data: URL, arguments: [String] = ["--sandbox-port", "0"], environment: [String: String] = [:],
+                      standardError: FileHandle = .nullDevice) throws -> Started {
         let process = Process()
         process.executableURL = try executable()
-        process.arguments = ["--port", "0", "--sandbox-port", "0", "--data", data.path]
+        process.arguments = ["--port", "0", "--data", data.path] + arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.currentDirectoryURL = URL(fileURLWithPath: "/")
         let output = Pipe()
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        process.standardError = standardError
         try process.run()
         var printed = ""
         let deadline = Date().addingTimeInterval(60)
