@@ -12,8 +12,9 @@ import Glibc
 /// (and staged images) kept, no request may hang, and afterwards pages are normal again and the
 /// panel's memory and descriptors are back at their level.
 @Suite(.awaitsTeardown) struct UpstreamFaultTests {
-    /// The panel's upstream timeout (`--timeout`), short so the slow fault costs little time.
-    static let upstreamTimeout: TimeInterval = 1
+    /// The panel's upstream timeout (`--timeout`): short, so the slow fault costs little time, but
+    /// well above what a healthy call takes on a busy machine (the sandbox fsyncs every write).
+    static let upstreamTimeout: TimeInterval = 2
     /// No request may take longer: an edit makes two upstream calls, each bounded by the timeout,
     /// plus slack for a loaded two-core machine. A stuck handler breaks it (its client gives up
     /// a few seconds later and the exchange is recorded as failed).
@@ -73,10 +74,10 @@ import Glibc
 
         for fault in [FaultyUpstream.Mode.flapping, .slow, .garbage] {
             let began = load.switchTo(fault)
-            // Every kind of step met the fault at least twice; the cheap faults (no timeout to wait
-            // for) get a few hundred requests, so a leak per failed request would show in memory.
-            let wanted = fault == .slow ? 0 : 250
-            try await load.waitUntil("\(fault)") { $0.eachKindFinishedInside(2, after: began, total: wanted) }
+            // Every kind of step met the fault (each slow one costs a timeout); the cheap faults get
+            // a few hundred requests, so a leak per failed request would show in memory.
+            let (each, total) = fault == .slow ? (1, 0) : (2, 250)
+            try await load.waitUntil("\(fault)") { $0.eachKindFinishedInside(each, after: began, total: total) }
             let healed = load.switchTo(.healthy)
             // Normal pages again: every client does a whole round, all of it 200 or 303.
             try await load.waitUntil("recovery after \(fault)") { $0.everyClientDidFullRounds(1, since: healed) }
@@ -90,7 +91,7 @@ import Glibc
 
         // Each fault was really met, and the panel's answers match what happened to each request.
         for fault in [FaultyUpstream.Mode.flapping, .slow, .garbage] {
-            #expect(upstream.handledCount(fault) >= 2 * FaultLoad.Kind.allCases.count, "\(fault) met \(upstream.handledCount(fault)) times")
+            #expect(upstream.handledCount(fault) >= FaultLoad.Kind.allCases.count, "\(fault) met \(upstream.handledCount(fault)) times")
         }
         let problems = finished.exchanges.flatMap { exchange in
             load.problems(of: exchange).map { "client \(exchange.client) \(exchange.kind) [\(exchange.modes.map(\.rawValue).sorted().joined(separator: ", "))] → \(exchange.status): \($0)" }
