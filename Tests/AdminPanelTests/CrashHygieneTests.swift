@@ -91,8 +91,8 @@ import Glibc
                     atPath: spooling.appendingPathComponent(name).path)[.size] as? Int) ?? 0) >= 3 << 20
             }
         }
-        kill(first.process.processIdentifier, SIGKILL)
-        first.process.waitUntilExit()
+        first.child.signal(SIGKILL)
+        _ = try await ExecutableTests.offPool { first.child.wait() }
         let left = Self.files(under: uploads)
         #expect(left.contains { $0.contains("/spool/httpserver-upload-") }, "the killed panel left its spool file: \(left)")
         #expect(left.contains { $0.contains("/staging/") }, "and its staged image: \(left)")
@@ -105,7 +105,7 @@ import Glibc
         #expect(now.count == 2, "one lock each for the panel and its sandbox: \(now)")
         let folders = try FileManager.default.contentsOfDirectory(atPath: uploads.path)
         #expect(Set(folders).isDisjoint(with: deadFolders), "the dead process's folders are gone: \(folders)")
-        #expect(try await ExecutableTests.stop(second.process) == 0)
+        #expect(try await ExecutableTests.stop(second.child) == 0)
         // A clean shutdown removes the process's own folders too.
         #expect(try FileManager.default.contentsOfDirectory(atPath: uploads.path).isEmpty)
     }

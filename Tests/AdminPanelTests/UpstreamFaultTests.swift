@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import OpenMarketCore
 import OpenMarketSandbox
 @testable import AdminPanel
@@ -40,21 +41,15 @@ import Glibc
         let upstream = try FaultyUpstream(backendPort: sandbox.baseURL.port!, slowHold: 10 * Self.upstreamTimeout)
         Teardown.add { upstream.stop() }
 
-        let panelLog = data.appendingPathComponent("panel-stderr.log")
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
-        _ = FileManager.default.createFile(atPath: panelLog.path, contents: nil)
-        let log = try FileHandle(forWritingTo: panelLog)
         let panel = try await ExecutableTests.offPool {
             try ExecutableTests.start(data: data.appendingPathComponent("panel"),
-                                      arguments: ["--api", upstream.url.absoluteString, "--vendor-id", "\(vendor.id)",
-                                                  "--timeout", "\(Self.upstreamTimeout)"],
+                                      extra: ["--api", upstream.url.absoluteString, "--vendor-id", "\(vendor.id)",
+                                              "--timeout", "\(Self.upstreamTimeout)"],
                                       environment: ["OPENMARKET_IDENTIFIER": vendor.identifier, "OPENMARKET_SECRET": vendor.secret],
-                                      standardError: log)
+                                      error: .file(data.appendingPathComponent("panel-stderr.log").path))
         }
-        Teardown.add {
-            if panel.process.isRunning { kill(panel.process.processIdentifier, SIGKILL) }
-            try? log.close()
-        }
+        Teardown.add { panel.child.signal(SIGKILL) }
 
         var clients: [FaultLoad.Client] = []
         for index in 0..<Self.clients {
@@ -70,7 +65,7 @@ import Glibc
         // Healthy warm-up: three rounds of every step per client, so the allocator's arenas and
         // the panel's caches have grown before memory is measured.
         try await load.waitUntil("warm-up") { $0.everyClientDidFullRounds(3, since: load.start) }
-        let warm = try Self.usage(of: panel.process.processIdentifier)
+        let warm = try Self.usage(of: panel.child.pid)
 
         for fault in [FaultyUpstream.Mode.flapping, .slow, .garbage] {
             let began = load.switchTo(fault)
@@ -85,7 +80,7 @@ import Glibc
         // The same healthy load as the warm-up, then memory again.
         let recovered = load.switchTo(.healthy)
         try await load.waitUntil("the final healthy rounds") { $0.everyClientDidFullRounds(3, since: recovered) }
-        let after = try Self.usage(of: panel.process.processIdentifier)
+        let after = try Self.usage(of: panel.child.pid)
         load.stop()
         let finished = await running.value
 
@@ -123,7 +118,7 @@ import Glibc
               + "met: " + FaultyUpstream.Mode.allCases.map { "\($0) \(upstream.handledCount($0))" }.joined(separator: ", "))
 
         // No handler is left running: a graceful stop waits for requests in flight and exits 0.
-        #expect(try await ExecutableTests.stop(panel.process) == 0)
+        #expect(try await ExecutableTests.stop(panel.child) == 0)
     }
 
     /// VmRSS and open descriptors of a process.
