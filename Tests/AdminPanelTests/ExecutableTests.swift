@@ -44,9 +44,13 @@ import Glibc
     /// Starts the panel with its sandbox on free ports, from `/` (so the checkout is found from
     /// the binary's own path), and reads the start-up lines until they name the panel's URL and
     /// `ready` holds of them. HTTPSExecutableTests starts it the same way with `--tls on`.
-    static func start(data: URL, extra: [String] = [], until ready: (String) -> Bool = { _ in true }) throws -> Started {
+    /// `environment` is added to this process's own (secrets go there, not on the command line).
+    static func start(data: URL, extra: [String] = [], environment: [String: String] = [:],
+                      error: ChildProcess.Stream = .null, until ready: (String) -> Bool = { _ in true }) throws -> Started {
         let arguments = ["--port", "0", "--sandbox-port", "0", "--data", data.path] + extra
-        let child = try ChildProcess(try builtProduct("openmarket-admin"), arguments, workingDirectory: "/")
+        let child = try ChildProcess(try builtProduct("openmarket-admin"), arguments,
+                                     environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
+                                     workingDirectory: "/", error: error)
         let url = #"Admin panel:\s+https?://127\.0\.0\.1:(\d+)/"#
         let lines = try child.readOutput { $0.range(of: url, options: .regularExpression) != nil && ready($0) }
         let port = Int(lines[lines.range(of: url, options: .regularExpression)!].split(separator: ":").last!.dropLast()) ?? 0
