@@ -60,7 +60,7 @@ extension PanelApp {
         var yours = ProductFormValues { form.fields[$0] }
         let sentOpened = form.fields["loaded_name"] != nil ? ProductFormValues { form.fields["loaded_" + $0] } : nil
         var state = ProductFormState(values: yours, loaded: sentOpened)
-        var (staged, uploads, issues) = await stageImages(form, session: session)
+        var (staged, uploads, issues) = try await stageImages(form, session: session)
         state.staged = staged
 
         let current: ProductDetail
@@ -76,17 +76,8 @@ extension PanelApp {
         // v1 has no thumbnail choice: the form sends none, which is no change.
         yours.thumbnailID = opened.thumbnailID
 
-        let conflicting = EditMerge.conflicts(opened: opened, now: now)
-        if !conflicting.isEmpty {
-            let mine = Set(EditMerge.changeSet(yours: yours, opened: opened))
-            state.values = EditMerge.merged(yours: yours, opened: opened, now: now)
-            state.loaded = now
-            state.conflict = conflicting.map { field in
-                FieldChange(field: l(field.labelKey), was: display(field, opened, product: current, l),
-                            now: display(field, now, product: current, l),
-                            yours: mine.contains(field) ? display(field, yours, product: current, l) : l("conflict_untouched"))
-            }
-            return try editPageV1(state, id: id, visit: visit, status: 409)
+        if let conflicted = conflicted(state, yours: yours, opened: opened, now: now, product: current, l) {
+            return try editPageV1(conflicted, id: id, visit: visit, status: 409)
         }
 
         let changed = EditMerge.changeSet(yours: yours, opened: opened)
@@ -176,51 +167,6 @@ extension PanelApp {
                                 visit: visit, section: .products, status: status)
         if let retryAfter { response.headers["Retry-After"] = String(Int(retryAfter.rounded(.up))) }
         return response
-    }
-
-    /// The chosen files checked by their bytes and staged with the ones kept from an earlier
-    /// try, so an error never loses them (the same steps as register).
-    func stageImages(_ form: MultipartForm, session: SessionSnapshot) async
-        -> (staged: (token: String, images: [StagedImage])?, uploads: [ImageUpload], issues: [FieldIssue]) {
-        var issues: [FieldIssue] = []
-        var incoming: [(filename: String, data: Data, format: ImageFormat)] = []
-        for file in form.files(named: "images") {
-            guard let data = try? await staging.read(file) else { continue }
-            let name = Self.safeFilename(file.filename)
-            let fileIssues = ProductRules.fileIssues(filename: name, data: data)
-            guard fileIssues.isEmpty, let format = ImageFormat.detect(data) else {
-                issues += fileIssues
-                continue
-            }
-            incoming.append((name, data, format))
-        }
-        let token = form.fields["staged_token"].flatMap { $0.isEmpty ? nil : $0 }
-        let removed = Set(form.fields.all("staged_remove").compactMap { Int($0) })
-        var staged: (token: String, images: [StagedImage])?
-        do {
-            if token != nil || !incoming.isEmpty {
-                staged = try await staging.stage(token: token, owner: session.id, adding: incoming, removing: removed)
-            }
-        } catch {
-            issues.append(FieldIssue(field: "images",
-                message: "The images you chose earlier were kept for an hour and have expired. Please choose them again.",
-                code: "staged_expired"))
-            if !incoming.isEmpty {
-                staged = try? await staging.stage(token: nil, owner: session.id, adding: incoming, removing: [])
-            }
-        }
-        // The kept images in the seller's order.
-        if let current = staged {
-            staged = (current.token, StagedOrder.apply(current.images, fields: form.fields))
-        }
-        var uploads: [ImageUpload] = []
-        if let staged {
-            for image in staged.images {
-                guard let stored = await staging.data(token: staged.token, owner: session.id, id: image.id) else { continue }
-                uploads.append(ImageUpload(filename: image.filename, data: stored.data))
-            }
-        }
-        return (staged, uploads, issues)
     }
 
     /// A whole amount for v1 (which takes no fractions), or an issue on the field.
