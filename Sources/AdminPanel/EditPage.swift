@@ -127,12 +127,16 @@ extension PanelApp {
         }
     }
 
-    private func editPage(_ state: ProductFormState, id: Int, visit: Visit, status: Int) throws -> HTTPResponse {
+    /// The edit form (both dialects); `retryAfter` when the API asked to wait.
+    func editPage(_ state: ProductFormState, id: Int, visit: Visit, status: Int,
+                  retryAfter: TimeInterval? = nil) throws -> HTTPResponse {
         let name = state.product?.name ?? state.loaded?.name ?? state.values.name
         let l = visit.localizer
         var context = formContext(state, editing: id, csrfToken: visit.session?.csrfToken ?? "", l)
         context["edit_heading"] = .string(l("edit_heading", ["name": name]))
-        return try page("product_edit", title: l("edit_title", ["name": name]), context: context,
-                        visit: visit, section: .products, status: status)
+        var response = try page("product_edit", title: l("edit_title", ["name": name]), context: context,
+                                visit: visit, section: .products, status: status)
+        if let retryAfter { response.headers["Retry-After"] = String(Int(retryAfter.rounded(.up))) }
+        return response
     }
 }

@@ -9,9 +9,7 @@ extension PanelApp {
         let visit = await visit(request, create: true)
         var state = ProductFormState(values: ProductFormValues())
         state.back = BackLink.validated(request.query["back"])
-        return try page("product_new", title: visit.localizer("register_heading"),
-                        context: formContext(state, editing: nil, csrfToken: visit.session?.csrfToken ?? "", visit.localizer),
-                        visit: visit, section: .register)
+        return try registerPage(state, visit: visit, status: 200)
     }
 
     /// `POST /products` (multipart): validates with the core's rules, stages the images so an
@@ -57,7 +55,8 @@ extension PanelApp {
         }
     }
 
-    private func registerPage(_ state: ProductFormState, visit: Visit, status: Int) throws -> HTTPResponse {
+    /// The register form (both dialects).
+    func registerPage(_ state: ProductFormState, visit: Visit, status: Int) throws -> HTTPResponse {
         try page("product_new", title: visit.localizer("register_heading"),
                  context: formContext(state, editing: nil, csrfToken: visit.session?.csrfToken ?? "", visit.localizer),
                  visit: visit, section: .register, status: status)

@@ -29,7 +29,7 @@ extension PanelApp {
                              password: form.fields["password"] ?? "", images: uploads)
         issues = Self.merged(issues, item.validate())
         var state = ProductFormState(values: values, issues: issues, staged: staged)
-        guard issues.isEmpty else { return try v1RegisterPage(state, visit: visit, status: 422) }
+        guard issues.isEmpty else { return try registerPage(state, visit: visit, status: 422) }
         do throws(OpenMarketError) {
             let product = try await client.v1Register(item)
             if let staged { await staging.discard(token: staged.token) }
@@ -39,14 +39,8 @@ extension PanelApp {
                                   session: session)
         } catch {
             let status = try ProductFormSubmission.register.show(error, on: &state, l)
-            return try v1RegisterPage(state, visit: visit, status: status)
+            return try registerPage(state, visit: visit, status: status)
         }
-    }
-
-    private func v1RegisterPage(_ state: ProductFormState, visit: Visit, status: Int) throws -> HTTPResponse {
-        try page("product_new", title: visit.localizer("register_heading"),
-                 context: formContext(state, editing: nil, csrfToken: visit.session?.csrfToken ?? "", visit.localizer),
-                 visit: visit, section: .register, status: status)
     }
 
     /// `POST /products/{id}/edit` in v1 (multipart): the conflict check of v2 edits, then only
@@ -68,7 +62,7 @@ extension PanelApp {
             current = try await client.product(id: id)
         } catch {
             let status = try ProductFormSubmission.edit.show(error, on: &state, l)
-            return try editPageV1(state, id: id, visit: visit, status: status)
+            return try editPage(state, id: id, visit: visit, status: status)
         }
         state.product = current
         let now = ProductFormValues(product: current, thumbnailID: presenter.thumbnailImageID(of: current))
@@ -77,7 +71,7 @@ extension PanelApp {
         yours.thumbnailID = opened.thumbnailID
 
         if let conflicted = conflicted(state, yours: yours, opened: opened, now: now, product: current, l) {
-            return try editPageV1(conflicted, id: id, visit: visit, status: 409)
+            return try editPage(conflicted, id: id, visit: visit, status: 409)
         }
 
         let changed = EditMerge.changeSet(yours: yours, opened: opened)
@@ -107,7 +101,7 @@ extension PanelApp {
         issues = Self.merged(issues, changes.validate(current: currentItem))
         guard issues.isEmpty else {
             state.issues = issues
-            return try editPageV1(state, id: id, visit: visit, status: 422)
+            return try editPage(state, id: id, visit: visit, status: 422)
         }
         let isEmpty = changes.title == nil && changes.descriptions == nil && changes.price == nil && changes.currency == nil
             && changes.stock == nil && changes.discountedPrice == nil && changes.images == nil
@@ -120,7 +114,7 @@ extension PanelApp {
         switch await deleteGate.reserve(session.person, Self.panelWide) {
         case .failure(let wait):
             state.alert = editLockedMessage(wait.seconds, l)
-            return try editPageV1(state, id: id, visit: visit, status: 429, retryAfter: wait.seconds)
+            return try editPage(state, id: id, visit: visit, status: 429, retryAfter: wait.seconds)
         case .success(let reserved):
             ticket = reserved
         }
@@ -141,32 +135,20 @@ extension PanelApp {
             let remaining = await deleteGate.remaining(session.person, Self.panelWide)
             if remaining == 0, let wait = await deleteGate.retryAfter(session.person, Self.panelWide) {
                 state.alert = editLockedMessage(wait, l)
-                return try editPageV1(state, id: id, visit: visit, status: 429, retryAfter: wait)
+                return try editPage(state, id: id, visit: visit, status: 429, retryAfter: wait)
             }
             state.alert = l.plural("edit_alert_wrong_password", count: remaining)
             state.issues = [FieldIssue(field: "password", message: l("edit_error_wrong_password"))]
-            return try editPageV1(state, id: id, visit: visit, status: 422)
+            return try editPage(state, id: id, visit: visit, status: 422)
         } catch {
             let status = try ProductFormSubmission.edit.show(error, on: &state, l)
-            return try editPageV1(state, id: id, visit: visit, status: status)
+            return try editPage(state, id: id, visit: visit, status: status)
         }
     }
 
     private func editLockedMessage(_ wait: TimeInterval, _ l: Localizer) -> String {
         l("edit_locked_message", ["limit": String(configuration.deleteAttemptLimit),
                                   "window": l.duration(configuration.deleteAttemptWindow), "wait": l.duration(wait)])
-    }
-
-    private func editPageV1(_ state: ProductFormState, id: Int, visit: Visit, status: Int,
-                            retryAfter: TimeInterval? = nil) throws -> HTTPResponse {
-        let name = state.product?.name ?? state.loaded?.name ?? state.values.name
-        let l = visit.localizer
-        var context = formContext(state, editing: id, csrfToken: visit.session?.csrfToken ?? "", l)
-        context["edit_heading"] = .string(l("edit_heading", ["name": name]))
-        var response = try page("product_edit", title: l("edit_title", ["name": name]), context: context,
-                                visit: visit, section: .products, status: status)
-        if let retryAfter { response.headers["Retry-After"] = String(Int(retryAfter.rounded(.up))) }
-        return response
     }
 
     /// A whole amount for v1 (which takes no fractions), or an issue on the field.
