@@ -55,14 +55,9 @@ extension PanelApp {
             }
         }
 
-        // The kept images in the seller's order; an order button (no JS) only re-shows the form.
-        let move = form.fields["staged_move"]
+        // The kept images in the seller's order.
         if let current = staged {
-            let order = form.fields.all("staged_order").compactMap { Int($0) }
-            staged = (current.token, StagedOrder.apply(current.images, order: order, move: move))
-        }
-        if move != nil {
-            return try registerPage(ProductFormState(values: values, staged: staged), visit: visit, status: 200)
+            staged = (current.token, StagedOrder.apply(current.images, fields: form.fields))
         }
 
         var uploads: [ImageUpload] = []

@@ -62,11 +62,6 @@ extension PanelApp {
         var state = ProductFormState(values: yours, loaded: sentOpened)
         var (staged, uploads, issues) = await stageImages(form, session: session)
         state.staged = staged
-        if form.fields["staged_move"] != nil {
-            // An order button (no JS) only re-shows the form with the images in their new order.
-            state.product = try? await client.product(id: id)
-            return try editPageV1(state, id: id, visit: visit, status: 200)
-        }
 
         let current: ProductDetail
         do throws(OpenMarketError) {
@@ -214,10 +209,9 @@ extension PanelApp {
                 staged = try? await staging.stage(token: nil, owner: session.id, adding: incoming, removing: [])
             }
         }
-        // The kept images in the seller's order (the order buttons work without JS too).
+        // The kept images in the seller's order.
         if let current = staged {
-            let order = form.fields.all("staged_order").compactMap { Int($0) }
-            staged = (current.token, StagedOrder.apply(current.images, order: order, move: form.fields["staged_move"]))
+            staged = (current.token, StagedOrder.apply(current.images, fields: form.fields))
         }
         var uploads: [ImageUpload] = []
         if let staged {
