@@ -11,11 +11,13 @@ import Glibc
 ///   header is kept, so the sandbox's image links name this stand-in, as they would the API.
 /// - `.flapping`: new connections are reset at once; a request on an open connection is answered,
 ///   in turn, by a reset, by a close, or by half a response and a close.
-/// - `.slow`: a request is held until the panel gives up and closes the connection. Only if the
-///   panel still waits after `slowHold` (its timeout should have ended the wait long before) is
-///   the request passed on, late.
-/// - `.garbage`: answers, in turn, with bytes that are not HTTP, a malformed HTTP head, and valid
-///   HTTP whose body is HTML, truncated JSON, or JSON of the wrong shape.
+/// - `.slow`: a request is held until the panel gives up and closes the connection, in turn
+///   without a byte, or while an answer trickles in a byte at a time. Only if the panel still
+///   waits after `slowHold` (its timeout should have ended the wait long before) is the request
+///   passed on, late.
+/// - `.garbage`: answers, in turn, with bytes that are not HTTP, a malformed HTTP head, a head
+///   that never ends, a 30 MiB body, and valid HTTP whose body is HTML, truncated JSON, or JSON
+///   of the wrong shape.
 ///
 /// A request that meets a fault never reaches the backend, so a write the panel reports as failed
 /// did not happen. Blocking sockets and a thread per connection: simple, and never on the Swift
@@ -116,7 +118,7 @@ final class FaultyUpstream: @unchecked Sendable {
             switch mode {
             case .healthy: open = forward(request, to: fd)
             case .flapping: flap(fd, turn: turn); return
-            case .slow: open = !panelGaveUp(fd) && forward(request, to: fd)
+            case .slow: open = !panelGaveUp(fd, trickling: turn % 2 == 0) && forward(request, to: fd)
             case .garbage: open = sendGarbage(fd, turn: turn)
             }
         }
@@ -152,10 +154,20 @@ final class FaultyUpstream: @unchecked Sendable {
         }
     }
 
-    /// Waits for the panel to close the connection (readable: EOF) (true), or `slowHold` to pass (false).
-    private func panelGaveUp(_ fd: Int32) -> Bool {
-        var poll = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        return Glibc.poll(&poll, 1, Int32(slowHold * 1000)) != 0
+    /// Waits for the panel to close the connection (true: readable, at EOF), or `slowHold` to
+    /// pass (false). Trickling, it sends the head of a long answer and then a byte every 50 ms.
+    private func panelGaveUp(_ fd: Int32, trickling: Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(slowHold)
+        if trickling {
+            _ = write(fd, Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n".utf8))
+        }
+        while Date() < deadline {
+            var poll = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let wait = trickling ? 50 : Int32(deadline.timeIntervalSinceNow * 1000)
+            if Glibc.poll(&poll, 1, max(1, wait)) != 0 { return true }
+            if trickling && !write(fd, [UInt8(ascii: " ")]) { return true }
+        }
+        return trickling   // a trickled answer cannot be followed by another one
     }
 
     /// Answers true when the connection stays usable after the garbage.
@@ -163,15 +175,27 @@ final class FaultyUpstream: @unchecked Sendable {
         func valid(_ body: String) -> Bool {
             write(fd, Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)".utf8))
         }
-        switch turn % 5 {
+        switch turn % 7 {
         case 0:
             _ = write(fd, Array("SSH-2.0-OpenSSH_9.6\r\n".utf8))
             return false
         case 1:
             _ = write(fd, Array("HTTP/1.1 200 OK\r\nContent-Length: twelve\r\n\r\n".utf8))
             return false
-        case 2: return valid("<html><body><h1>502 Bad Gateway</h1></body></html>")
-        case 3: return valid("{\"page_no\":1,\"pages\":[{\"id\":")
+        case 2:
+            // Header lines until the panel stops reading (1 MiB at most).
+            var head = Array("HTTP/1.1 200 OK\r\n".utf8)
+            for i in 0..<16_384 { head += Array("X-Junk-\(i): \(String(repeating: "a", count: 48))\r\n".utf8) }
+            _ = write(fd, head)
+            return false
+        case 3:
+            // 30 MiB of JSON-looking bytes, which the panel should refuse by their declared length
+            // (buffered, they left its RSS ~50 MiB higher for good). Sent until it stops reading.
+            _ = write(fd, Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(30 << 20)\r\n\r\n".utf8)
+                      + [UInt8](repeating: UInt8(ascii: "["), count: 30 << 20))
+            return false
+        case 4: return valid("<html><body><h1>502 Bad Gateway</h1></body></html>")
+        case 5: return valid("{\"page_no\":1,\"pages\":[{\"id\":")
         default: return valid("{\"hello\":\"world\"}")
         }
     }

@@ -61,6 +61,20 @@ final class ManualClock: @unchecked Sendable {
         #expect(await cache.get("huge") == nil)
     }
 
+    /// Tiny images count with what each entry costs besides its bytes, so a thousand 70-byte
+    /// thumbnails cannot hold several times the bound (they held ~5× before).
+    @Test func mediaCacheCountsEachEntrysOverhead() async {
+        let cache = MediaCache(maxBytes: 64 << 10)
+        let png = Data(repeating: 1, count: 70)
+        for i in 0..<1000 {
+            await cache.put("http://127.0.0.1:8081/media/thumb/\(i).png", CachedMedia(data: png, contentType: "image/png", etag: "\"\(i)\""))
+        }
+        let perEntry = 70 + MediaCache.entryOverhead
+        #expect(await cache.count <= (64 << 10) / perEntry)
+        #expect(await cache.count >= (64 << 10) / (perEntry + 64))
+        #expect(await cache.totalBytes <= 64 << 10)
+    }
+
     @Test func tokensAreRandomAndComparedWhole() {
         #expect(SecureToken.make() != SecureToken.make())
     }

@@ -286,6 +286,9 @@ final class FaultLoad: @unchecked Sendable {
                 check(answer.inputValue("name") == name && answer.inputValue("price") == price, "typed values lost")
                 check(answer.text.contains("data-staged-images"), "staged image lost")
                 check(answer.text.contains("role=\"alert\""), "no alert")
+                // A slow API may have registered it anyway: submitting again blindly would duplicate it.
+                check((answer.status == 504) == answer.text.contains("check the product list before you submit again"),
+                      "wrong advice for a \(answer.status)")
                 let token = answer.inputValue("staged_token")
                 check(token?.isEmpty == false, "no staged token")
                 if let pending = client.pendingStagedToken { check(token == pending, "another staged batch") }
