@@ -9,20 +9,11 @@ import Glibc
 @Suite struct ExecutableTests {
     struct Failure: Error, CustomStringConvertible { var description: String }
 
-    /// Blocking work (pipes, waiting for a process) runs on a thread of its own: blocking one of
-    /// Swift's few cooperative threads would starve the panels other tests run in this process.
-    static func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            // Not a global queue: on Linux those are the Swift concurrency pool itself.
-            Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
-        }
-    }
-
     /// `TestBrowser` sends its requests through `offPool`: on Linux the global dispatch queues lend
     /// their threads to the Swift concurrency pool, so blocking there starved the in-process panels.
     @Test func blockingHelperWorkRunsOffTheConcurrencyPool() async throws {
         let poolLabel = currentDispatchQueueLabel()   // this test runs on the pool
-        let label = try await Self.offPool { currentDispatchQueueLabel() }
+        let label = try await offPool { currentDispatchQueueLabel() }
         #expect(label != DispatchQueue.global().label)
         #expect(label != poolLabel)
     }
@@ -58,15 +49,15 @@ import Glibc
     }
 
     @Test func helpAndBadFlags() async throws {
-        let help = try await Self.offPool { try Self.run(["--help"]) }
+        let help = try await offPool { try Self.run(["--help"]) }
         #expect(help.status == 0)
         #expect(help.output.contains("--sandbox-port") && help.output.contains("OPENMARKET_API"))
         for arguments in [["--port", "eighty"], ["--dialect", "v9"], ["--frobnicate"], ["--api", "http://x"]] {
-            let bad = try await Self.offPool { try Self.run(arguments) }
+            let bad = try await offPool { try Self.run(arguments) }
             #expect(bad.status == 2, "\(arguments)")
             #expect(bad.error.hasPrefix("openmarket-admin: ") && bad.error.filter { $0 == "\n" }.count == 1, "\(bad.error)")
         }
-        let missing = try await Self.offPool { try Self.run(["--templates", "/no/such/folder", "--port", "0", "--sandbox-port", "0"]) }
+        let missing = try await offPool { try Self.run(["--templates", "/no/such/folder", "--port", "0", "--sandbox-port", "0"]) }
         #expect(missing.status == 1)
         #expect(missing.error.contains("/no/such/folder does not exist"))
     }
@@ -74,7 +65,7 @@ import Glibc
     @Test func startsWithTheSandboxServesAndStopsOnSIGTERM() async throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("admin-exe-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }
-        let first = try await Self.offPool { try Self.start(data: data) }
+        let first = try await offPool { try Self.start(data: data) }
         #expect(first.lines.contains("Sandbox API:  http://127.0.0.1:"))
         #expect(first.lines.contains("Demo vendor \"demo\" created. Its password"))
         let secret = try #require(first.lines.split(separator: "\n").first { $0.contains("Its password") }?.split(separator: " ").last)
@@ -84,7 +75,7 @@ import Glibc
         #expect(!page.text.contains(String(secret)))
         #expect(try await Self.stop(first.child) == 0)
 
-        let second = try await Self.offPool { try Self.start(data: data) }
+        let second = try await offPool { try Self.start(data: data) }
         #expect(!second.lines.contains("created"))
         #expect(second.lines.contains("Demo vendor \"demo\" ready. Its password, asked when you delete a product: \(secret)"))
         #expect(try await Self.stop(second.child) == 0)

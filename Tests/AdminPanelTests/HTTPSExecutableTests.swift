@@ -26,13 +26,13 @@ import Glibc
     }
 
     static func shell(_ command: String) async throws -> String {
-        try await Exe.offPool { try ChildProcess.run("/bin/sh", ["-c", command], errorToOutput: true).output }
+        try await offPool { try ChildProcess.run("/bin/sh", ["-c", command], errorToOutput: true).output }
     }
 
     @Test func fingerprintIsPrintedMatchesTheWireAndSurvivesRestarts() async throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("admin-https-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }
-        let (first, fingerprint) = try await Exe.offPool { try Self.start(data: data) }
+        let (first, fingerprint) = try await offPool { try Self.start(data: data) }
         #expect(first.lines.contains("Made a self-signed TLS certificate"))
         let certificate = data.appendingPathComponent("tls/cert.pem").path
         let key = data.appendingPathComponent("tls/key.pem").path
@@ -56,7 +56,7 @@ import Glibc
         #expect(plain.contains("https://127.0.0.1:\(first.port)/"))
         #expect(try await Exe.stop(first.child) == 0)
 
-        let (second, fingerprintAgain) = try await Exe.offPool { try Self.start(data: data) }
+        let (second, fingerprintAgain) = try await offPool { try Self.start(data: data) }
         #expect(!second.lines.contains("Made a self-signed"))
         #expect(fingerprintAgain == fingerprint)
         #expect(try await Exe.stop(second.child) == 0)
@@ -69,16 +69,16 @@ import Glibc
         let two = try SelfSignedCertificate.ensure(in: folder.appendingPathComponent("two"), names: ["localhost"])
         let base = ["--port", "0", "--sandbox-port", "0", "--data", folder.appendingPathComponent("data").path, "--tls", "on"]
 
-        let mismatched = try await Exe.offPool { try Exe.run(base + ["--tls-cert", one.certificateFile, "--tls-key", two.keyFile]) }
+        let mismatched = try await offPool { try Exe.run(base + ["--tls-cert", one.certificateFile, "--tls-key", two.keyFile]) }
         #expect(mismatched.status == 1)
         #expect(mismatched.error.hasPrefix("openmarket-admin: ") && mismatched.error.filter { $0 == "\n" }.count == 1)
         #expect(mismatched.error.contains(two.keyFile), "\(mismatched.error)")
 
-        let missing = try await Exe.offPool { try Exe.run(base + ["--tls-cert", "/no/such/cert.pem", "--tls-key", one.keyFile]) }
+        let missing = try await offPool { try Exe.run(base + ["--tls-cert", "/no/such/cert.pem", "--tls-key", one.keyFile]) }
         #expect(missing.status == 1 && missing.error.contains("/no/such/cert.pem"), "\(missing.error)")
 
         chmod(one.keyFile, 0o640)
-        let loose = try await Exe.offPool { try Exe.run(base + ["--tls-cert", one.certificateFile, "--tls-key", one.keyFile]) }
+        let loose = try await offPool { try Exe.run(base + ["--tls-cert", one.certificateFile, "--tls-key", one.keyFile]) }
         #expect(loose.status == 1)
         #expect(loose.error.contains(one.keyFile) && loose.error.contains("chmod 600"), "\(loose.error)")
         #expect(loose.error.filter { $0 == "\n" }.count == 1)
@@ -87,7 +87,7 @@ import Glibc
         let data = folder.appendingPathComponent("data2")
         let made = try SelfSignedCertificate.ensure(in: data.appendingPathComponent("tls"), names: ["localhost", "127.0.0.1", "::1"])
         chmod(made.keyFile, 0o644)
-        let looseOwn = try await Exe.offPool {
+        let looseOwn = try await offPool {
             try Exe.run(["--port", "0", "--sandbox-port", "0", "--data", data.path, "--tls", "on"])
         }
         #expect(looseOwn.status == 1 && looseOwn.error.contains("chmod 600"), "\(looseOwn.error)")

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -21,7 +22,7 @@ struct TestClientFailure: Error, CustomStringConvertible { var description: Stri
 
 /// A small browser for route tests: real HTTP/1.1 over a socket (one connection per request),
 /// no redirect following, and a cookie jar. Blocking socket work runs on a thread of its own
-/// (`ExecutableTests.offPool`), never on a global dispatch queue: on Linux those share their
+/// (`offPool`), never on a global dispatch queue: on Linux those share their
 /// threads with the Swift concurrency pool (as wide as the CPU count) that the in-process
 /// panels' handlers, and every other test's tasks, need.
 final class TestBrowser: @unchecked Sendable {
@@ -88,7 +89,7 @@ final class TestBrowser: @unchecked Sendable {
         if let body { request.append(body) }
         let bytes = request
         let port = self.port, timeout = self.timeout
-        let response = try await ExecutableTests.offPool { try Self.exchange(port: port, bytes: bytes, timeout: timeout) }
+        let response = try await offPool { try Self.exchange(port: port, bytes: bytes, timeout: timeout) }
         for value in response.headers("Set-Cookie") {
             let pair = value.split(separator: ";")[0].split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard pair.count == 2 else { continue }
@@ -187,11 +188,3 @@ extension TestResponse {
     func count(of needle: String) -> Int { text.components(separatedBy: needle).count - 1 }
 }
 
-/// The label of the dispatch queue the caller runs on ("" where Dispatch cannot tell).
-func currentDispatchQueueLabel() -> String {
-    #if canImport(CDispatch)
-    String(cString: dispatch_queue_get_label(nil))
-    #else
-    ""
-    #endif
-}

@@ -42,7 +42,7 @@ import Glibc
         Teardown.add { upstream.stop() }
 
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
-        let panel = try await ExecutableTests.offPool {
+        let panel = try await offPool {
             try ExecutableTests.start(data: data.appendingPathComponent("panel"),
                                       extra: ["--api", upstream.url.absoluteString, "--vendor-id", "\(vendor.id)",
                                               "--timeout", "\(Self.upstreamTimeout)"],

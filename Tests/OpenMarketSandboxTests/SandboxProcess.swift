@@ -4,15 +4,6 @@ import TestSupport
 import Glibc
 #endif
 
-/// Blocking work (reading a child's output, waiting for its exit) on a thread of its own: on
-/// Linux the Swift concurrency pool is as wide as the CPU count, and blocking it stalls the
-/// in-process servers of every other test running at the same time.
-func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
-    }
-}
-
 /// The `openmarket-sandbox` executable run as a separate process, for the crash test.
 /// Its blocking calls are only made through `offPool` (see `start`, `stop`, `run`).
 final class SandboxProcess: Sendable {
