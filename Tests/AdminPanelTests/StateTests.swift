@@ -39,6 +39,27 @@ final class ManualClock: @unchecked Sendable {
         #expect(!FileManager.default.fileExists(atPath: folder.path))
     }
 
+    /// Past `maxBatches` the least recently touched batch goes (its files too), whoever owns it.
+    @Test func stagedBatchesAreBoundedInNumber() async throws {
+        let clock = ManualClock()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("staging-test-\(UUID().uuidString)")
+        let staging = try StagedUploads(directory: folder, lifetime: 3600, maxBatches: 3, now: clock.function)
+        var staged: [(token: String, images: [StagedImage])] = []
+        for owner in ["s1", "s2", "s3", "s4"] {
+            staged.append(try await staging.stage(token: nil, owner: owner, adding: [("a.png", Self.png, .png)], removing: []))
+            clock.advance(1)
+        }
+        _ = try await staging.stage(token: staged[1].token, owner: "s2", adding: [], removing: [])   // touched: now newest
+        staged.append(try await staging.stage(token: nil, owner: "s5", adding: [("b.png", Self.png, .png)], removing: []))
+        #expect(await staging.images(token: staged[0].token, owner: "s1") == nil)
+        #expect(await staging.images(token: staged[2].token, owner: "s3") == nil)
+        #expect(!FileManager.default.fileExists(atPath: staged[0].images[0].path))
+        for (index, owner) in [(1, "s2"), (3, "s4"), (4, "s5")] {
+            #expect(await staging.images(token: staged[index].token, owner: owner)?.count == 1)
+        }
+        await staging.removeAll()
+    }
+
     @Test func stagingFileWorkRunsOnItsOwnThreadNotThePool() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("staging-test-\(UUID().uuidString)")
         let staging = try StagedUploads(directory: folder, lifetime: 3600, now: { Date() })
