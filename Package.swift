@@ -41,14 +41,15 @@ let package = Package(
 
         .testTarget(name: "OpenMarketCoreTests", dependencies: ["OpenMarketCore"], exclude: ["Fixtures"]),
         .testTarget(name: "NetworkIOTests", dependencies: ["NetworkIO"]),
-        // Byte splitting for parser tests, shared by the server's and the client's tests.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // Byte splitting for parser tests; child processes on posix_spawn (not Foundation's Process).
+        .systemLibrary(name: "CSpawn", path: "Tests/CSpawn"),
+        .target(name: "TestSupport", dependencies: ["CSpawn"], path: "Tests/TestSupport"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPClient", "NetworkIO", "TLS", "TestSupport"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPServer", "NetworkIO", "TestSupport"]),
-        .testTarget(name: "TLSTests", dependencies: ["TLS"]),
+        .testTarget(name: "TLSTests", dependencies: ["TLS", "TestSupport"]),
         .testTarget(name: "HTMLTemplatesTests", dependencies: ["HTMLTemplates"]),
-        .testTarget(name: "OpenMarketSandboxTests", dependencies: ["OpenMarketSandbox", "OpenMarketCore", "HTTPServer", "SQLiteStore"]),
-        .testTarget(name: "AdminPanelTests", dependencies: ["AdminPanel", "OpenMarketSandbox", "OpenMarketCore", "HTTPServer", "SQLiteStore", "TLS"]),
+        .testTarget(name: "OpenMarketSandboxTests", dependencies: ["OpenMarketSandbox", "OpenMarketCore", "HTTPServer", "SQLiteStore", "TestSupport"]),
+        .testTarget(name: "AdminPanelTests", dependencies: ["AdminPanel", "OpenMarketSandbox", "OpenMarketCore", "HTTPServer", "SQLiteStore", "TLS", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -619,16 +619,21 @@
   });
 
   // ---- Kept images (after an error): ←/→ reorder them in place (the hidden staged_order inputs
-  // travel with them); the first carries the thumbnail badge. Without JS the same buttons submit.
+  // travel with them) instead of the position menus, which follow so the server reads the same
+  // order; the first carries the thumbnail badge. Without JS the menus alone set the order.
   function setUpStagedImages(box) {
     const list = box.querySelector(".image-list");
     if (!list) return;
+    list.querySelectorAll("[data-staged-move]").forEach((button) => { button.hidden = false; });
+    list.querySelectorAll("[data-staged-position]").forEach((label) => { label.hidden = true; });
     function refresh() {
       const items = Array.from(list.children);
       items.forEach((item, index) => {
         const [earlier, later] = item.querySelectorAll("[data-staged-move]");
         if (earlier) earlier.disabled = index === 0;
         if (later) later.disabled = index === items.length - 1;
+        const position = item.querySelector("[data-staged-position] select");
+        if (position) position.value = String(index + 1);
         item.classList.toggle("image-item--first", index === 0);
         const badge = item.querySelector("[data-thumbnail-badge]");
         if (index === 0 && !badge) {

@@ -63,6 +63,7 @@ extension PanelApp {
         do throws(OpenMarketError) {
             let deleted = try outcome.get()
             await catalogRemove(id)
+            await forgetMedia(of: deleted)
             await activity.record(ActivityEntry(session, request, action: "delete", productID: id, detail: deleted.name))
             return await redirect(to: back ?? "/products", flash: l("flash_deleted", ["name": deleted.name]), session: session)
         } catch .unauthorized {

@@ -46,18 +46,8 @@ extension PanelApp {
         // A form without the values it was opened with (an old page) compares with the API's.
         let opened = sentOpened ?? now
 
-        let conflicting = EditMerge.conflicts(opened: opened, now: now)
-        if !conflicting.isEmpty {
-            let mine = Set(EditMerge.changeSet(yours: yours, opened: opened))
-            state.values = EditMerge.merged(yours: yours, opened: opened, now: now)
-            state.loaded = now
-            state.conflict = conflicting.map { field in
-                FieldChange(field: l(field.labelKey),
-                            was: display(field, opened, product: current, l),
-                            now: display(field, now, product: current, l),
-                            yours: mine.contains(field) ? display(field, yours, product: current, l) : l("conflict_untouched"))
-            }
-            return try editPage(state, id: id, visit: visit, status: 409)
+        if let conflicted = conflicted(state, yours: yours, opened: opened, now: now, product: current, l) {
+            return try editPage(conflicted, id: id, visit: visit, status: 409)
         }
 
         let changed = EditMerge.changeSet(yours: yours, opened: opened)
@@ -98,6 +88,26 @@ extension PanelApp {
         }
     }
 
+    /// The form again when the product changed on the API since it was opened: your changes
+    /// merged over theirs, and the when-opened / now / yours table. Nil when nothing conflicts.
+    /// Edit in both dialects.
+    func conflicted(_ state: ProductFormState, yours: ProductFormValues, opened: ProductFormValues,
+                    now: ProductFormValues, product: ProductDetail, _ l: Localizer) -> ProductFormState? {
+        let conflicting = EditMerge.conflicts(opened: opened, now: now)
+        guard !conflicting.isEmpty else { return nil }
+        let mine = Set(EditMerge.changeSet(yours: yours, opened: opened))
+        var state = state
+        state.values = EditMerge.merged(yours: yours, opened: opened, now: now)
+        state.loaded = now
+        state.conflict = conflicting.map { field in
+            FieldChange(field: l(field.labelKey),
+                        was: display(field, opened, product: product, l),
+                        now: display(field, now, product: product, l),
+                        yours: mine.contains(field) ? display(field, yours, product: product, l) : l("conflict_untouched"))
+        }
+        return state
+    }
+
     /// A field's value as the conflict table shows it: money formatted, images by number,
     /// long descriptions shortened.
     func display(_ field: EditField, _ values: ProductFormValues, product: ProductDetail, _ l: Localizer) -> String {
@@ -117,12 +127,16 @@ extension PanelApp {
         }
     }
 
-    private func editPage(_ state: ProductFormState, id: Int, visit: Visit, status: Int) throws -> HTTPResponse {
+    /// The edit form (both dialects); `retryAfter` when the API asked to wait.
+    func editPage(_ state: ProductFormState, id: Int, visit: Visit, status: Int,
+                  retryAfter: TimeInterval? = nil) throws -> HTTPResponse {
         let name = state.product?.name ?? state.loaded?.name ?? state.values.name
         let l = visit.localizer
         var context = formContext(state, editing: id, csrfToken: visit.session?.csrfToken ?? "", l)
         context["edit_heading"] = .string(l("edit_heading", ["name": name]))
-        return try page("product_edit", title: l("edit_title", ["name": name]), context: context,
-                        visit: visit, section: .products, status: status)
+        var response = try page("product_edit", title: l("edit_title", ["name": name]), context: context,
+                                visit: visit, section: .products, status: status)
+        if let retryAfter { response.headers["Retry-After"] = String(Int(retryAfter.rounded(.up))) }
+        return response
     }
 }

@@ -24,7 +24,7 @@ struct PageRenderer: Sendable {
     /// The names every panel needs; checked at start so a missing file fails early.
     static let requiredTemplates = ["layout", "products", "product", "product_new", "product_edit",
                                     "product_form", "product_delete", "error", "not_found", "login",
-                                    "password_setup", "people", "account", "activity"]
+                                    "password_setup", "new_password_fields", "people", "account", "activity"]
 
     init(templates: TemplateSet, version: String, apiHost: String) throws {
         let missing = Self.requiredTemplates.filter { !templates.names.contains($0) }

@@ -9,8 +9,15 @@ struct PooledTransport: HTTPTransport {
     private let client: HTTPClient
     private let fallback: URLSessionTransport
 
+    /// The longest answer taken from the API. Its JSON is a few hundred KB at most (a page of 100
+    /// products) and images are under 300 KB by its rules, so anything near this is garbage: it
+    /// is refused as it is declared, before being buffered. (Buffering tens of MiB per request
+    /// from a broken API left the panel's RSS 50 MiB higher for good: glibc kept the memory.)
+    static let maxResponseBodyBytes = 8 << 20
+
     init(maxConnectionsPerHost: Int = 64) {
-        client = HTTPClient(maxConnectionsPerHost: maxConnectionsPerHost, connectTimeout: .seconds(5))
+        client = HTTPClient(maxConnectionsPerHost: maxConnectionsPerHost, connectTimeout: .seconds(5),
+                            maxResponseBodyBytes: Self.maxResponseBodyBytes)
         fallback = URLSessionTransport()
     }
 

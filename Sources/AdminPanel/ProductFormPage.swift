@@ -123,8 +123,11 @@ extension PanelApp {
                         "index": .int(index),
                         "earlier_label": .string(l("js_picker_earlier", ["file": image.filename])),
                         "later_label": .string(l("js_picker_later", ["file": image.filename])),
+                        "position_label": .string(l("form_staged_position_of", ["file": image.filename])),
+                        "positions": .list(staged.images.indices.map { other in
+                            .object(["number": .int(other + 1), "selected": .bool(other == index)])
+                        }),
                         "first": .bool(index == 0),
-                        "last": .bool(index == staged.images.count - 1),
                     ])
                 }),
             ])

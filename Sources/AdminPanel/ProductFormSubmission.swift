@@ -26,9 +26,12 @@ enum ProductFormSubmission: Sendable {
     }
 
     /// Tells the seller nothing is lost, unless saving again cannot help (another vendor's product).
+    /// A register that timed out may still have been carried out by a slow API: submitting again
+    /// would make a second product, so the seller is told to look first. (An edit saved again
+    /// after such a timeout meets its own change as a conflict, which shows it.)
     private func keptNote(status: Int, _ l: Localizer) -> String {
         switch self {
-        case .register: " " + l("register_kept_below")
+        case .register: " " + l(status == 504 ? "register_kept_below_timeout" : "register_kept_below")
         case .edit: status == 403 ? "" : " " + l("edit_kept_below")
         }
     }

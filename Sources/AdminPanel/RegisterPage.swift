@@ -9,9 +9,7 @@ extension PanelApp {
         let visit = await visit(request, create: true)
         var state = ProductFormState(values: ProductFormValues())
         state.back = BackLink.validated(request.query["back"])
-        return try page("product_new", title: visit.localizer("register_heading"),
-                        context: formContext(state, editing: nil, csrfToken: visit.session?.csrfToken ?? "", visit.localizer),
-                        visit: visit, section: .register)
+        return try registerPage(state, visit: visit, status: 200)
     }
 
     /// `POST /products` (multipart): validates with the core's rules, stages the images so an
@@ -26,52 +24,8 @@ extension PanelApp {
         let values = ProductFormValues { form.fields[$0] }
         var (parsed, issues) = values.parse()
 
-        // Check the new files by their bytes and declared pixels; only images within every limit are staged.
-        var incoming: [(filename: String, data: Data, format: ImageFormat)] = []
-        for file in form.files(named: "images") {
-            let data = try await staging.read(file)
-            let name = Self.safeFilename(file.filename)
-            let fileIssues = ProductRules.fileIssues(filename: name, data: data)
-            guard fileIssues.isEmpty, let format = ImageFormat.detect(data) else {
-                issues += fileIssues
-                continue
-            }
-            incoming.append((name, data, format))
-        }
-
-        let token = form.fields["staged_token"].flatMap { $0.isEmpty ? nil : $0 }
-        let removed = Set(form.fields.all("staged_remove").compactMap { Int($0) })
-        var staged: (token: String, images: [StagedImage])?
-        do {
-            if token != nil || !incoming.isEmpty {
-                staged = try await staging.stage(token: token, owner: session.id, adding: incoming, removing: removed)
-            }
-        } catch {
-            issues.append(FieldIssue(field: "images",
-                message: "The images you chose earlier were kept for an hour and have expired. Please choose them again.",
-                code: "staged_expired"))
-            if !incoming.isEmpty {
-                staged = try? await staging.stage(token: nil, owner: session.id, adding: incoming, removing: [])
-            }
-        }
-
-        // The kept images in the seller's order; an order button (no JS) only re-shows the form.
-        let move = form.fields["staged_move"]
-        if let current = staged {
-            let order = form.fields.all("staged_order").compactMap { Int($0) }
-            staged = (current.token, StagedOrder.apply(current.images, order: order, move: move))
-        }
-        if move != nil {
-            return try registerPage(ProductFormState(values: values, staged: staged), visit: visit, status: 200)
-        }
-
-        var uploads: [ImageUpload] = []
-        if let staged {
-            for image in staged.images {
-                guard let stored = await staging.data(token: staged.token, owner: session.id, id: image.id) else { continue }
-                uploads.append(ImageUpload(filename: image.filename, data: stored.data))
-            }
-        }
+        let (staged, uploads, imageIssues) = try await stageImages(form, session: session)
+        issues += imageIssues
         parsed.name = parsed.name.trimmingCharacters(in: .whitespacesAndNewlines)
         if configuration.api.dialect == .v1 {
             return try await registerV1(request, form: form, session: session, visit: visit, values: values,
@@ -101,7 +55,8 @@ extension PanelApp {
         }
     }
 
-    private func registerPage(_ state: ProductFormState, visit: Visit, status: Int) throws -> HTTPResponse {
+    /// The register form (both dialects).
+    func registerPage(_ state: ProductFormState, visit: Visit, status: Int) throws -> HTTPResponse {
         try page("product_new", title: visit.localizer("register_heading"),
                  context: formContext(state, editing: nil, csrfToken: visit.session?.csrfToken ?? "", visit.localizer),
                  visit: visit, section: .register, status: status)

@@ -15,7 +15,9 @@ struct StagedImage: Sendable, Equatable {
 /// Images staged under an unguessable token, owned by one session, in a private (0700) folder
 /// (the `staging` folder of the panel's `ScratchFolder` under DATA/uploads, so a crash leaves
 /// nothing behind after the next start). A batch expires an hour after it was last touched and is removed once the product is
-/// created. Disk use is bounded: the oldest batches go first when the total passes `maxTotalBytes`.
+/// created. Disk and memory use are bounded: the least recently touched batches go first when the
+/// total passes `maxTotalBytes` or the count passes `maxBatches` (every failed submit with an image
+/// keeps a batch for an hour, so without a count a stream of them grew memory for an hour).
 /// Its file reads and writes block, so the actor runs on a thread of its own, never on the
 /// concurrency pool that serves requests.
 actor StagedUploads {
@@ -33,19 +35,21 @@ actor StagedUploads {
     private let lifetime: TimeInterval
     private let maxImagesPerBatch: Int
     private let maxTotalBytes: Int
+    private let maxBatches: Int
     private let now: @Sendable () -> Date
     private let executor = BlockingThread()
 
     nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
     init(directory: URL, lifetime: TimeInterval, maxImagesPerBatch: Int = 10,
-         maxTotalBytes: Int = 256 << 20, now: @escaping @Sendable () -> Date) throws {
+         maxTotalBytes: Int = 256 << 20, maxBatches: Int = 2_000, now: @escaping @Sendable () -> Date) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
         self.directory = directory
         self.lifetime = lifetime
         self.maxImagesPerBatch = maxImagesPerBatch
         self.maxTotalBytes = maxTotalBytes
+        self.maxBatches = max(1, maxBatches)
         self.now = now
     }
 
@@ -86,7 +90,7 @@ actor StagedUploads {
         }
         batch.touched = now()
         batches[key] = batch
-        enforceDiskBound(keeping: key)
+        enforceBounds(keeping: key)
         return (key, batch.images)
     }
 
@@ -121,13 +125,13 @@ actor StagedUploads {
         }
     }
 
-    private func enforceDiskBound(keeping current: String) {
+    private func enforceBounds(keeping current: String) {
         var total = batches.values.reduce(0) { $0 + $1.images.reduce(0) { $0 + $1.size } }
-        guard total > maxTotalBytes else { return }
+        guard total > maxTotalBytes || batches.count > maxBatches else { return }
         for (token, batch) in batches.sorted(by: { $0.value.touched < $1.value.touched }) where token != current {
             discard(token: token)
             total -= batch.images.reduce(0) { $0 + $1.size }
-            if total <= maxTotalBytes { break }
+            if total <= maxTotalBytes && batches.count <= maxBatches { break }
         }
     }
 }

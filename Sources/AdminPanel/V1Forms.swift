@@ -29,7 +29,7 @@ extension PanelApp {
                              password: form.fields["password"] ?? "", images: uploads)
         issues = Self.merged(issues, item.validate())
         var state = ProductFormState(values: values, issues: issues, staged: staged)
-        guard issues.isEmpty else { return try v1RegisterPage(state, visit: visit, status: 422) }
+        guard issues.isEmpty else { return try registerPage(state, visit: visit, status: 422) }
         do throws(OpenMarketError) {
             let product = try await client.v1Register(item)
             if let staged { await staging.discard(token: staged.token) }
@@ -39,14 +39,8 @@ extension PanelApp {
                                   session: session)
         } catch {
             let status = try ProductFormSubmission.register.show(error, on: &state, l)
-            return try v1RegisterPage(state, visit: visit, status: status)
+            return try registerPage(state, visit: visit, status: status)
         }
-    }
-
-    private func v1RegisterPage(_ state: ProductFormState, visit: Visit, status: Int) throws -> HTTPResponse {
-        try page("product_new", title: visit.localizer("register_heading"),
-                 context: formContext(state, editing: nil, csrfToken: visit.session?.csrfToken ?? "", visit.localizer),
-                 visit: visit, section: .register, status: status)
     }
 
     /// `POST /products/{id}/edit` in v1 (multipart): the conflict check of v2 edits, then only
@@ -60,20 +54,15 @@ extension PanelApp {
         var yours = ProductFormValues { form.fields[$0] }
         let sentOpened = form.fields["loaded_name"] != nil ? ProductFormValues { form.fields["loaded_" + $0] } : nil
         var state = ProductFormState(values: yours, loaded: sentOpened)
-        var (staged, uploads, issues) = await stageImages(form, session: session)
+        var (staged, uploads, issues) = try await stageImages(form, session: session)
         state.staged = staged
-        if form.fields["staged_move"] != nil {
-            // An order button (no JS) only re-shows the form with the images in their new order.
-            state.product = try? await client.product(id: id)
-            return try editPageV1(state, id: id, visit: visit, status: 200)
-        }
 
         let current: ProductDetail
         do throws(OpenMarketError) {
             current = try await client.product(id: id)
         } catch {
             let status = try ProductFormSubmission.edit.show(error, on: &state, l)
-            return try editPageV1(state, id: id, visit: visit, status: status)
+            return try editPage(state, id: id, visit: visit, status: status)
         }
         state.product = current
         let now = ProductFormValues(product: current, thumbnailID: presenter.thumbnailImageID(of: current))
@@ -81,17 +70,8 @@ extension PanelApp {
         // v1 has no thumbnail choice: the form sends none, which is no change.
         yours.thumbnailID = opened.thumbnailID
 
-        let conflicting = EditMerge.conflicts(opened: opened, now: now)
-        if !conflicting.isEmpty {
-            let mine = Set(EditMerge.changeSet(yours: yours, opened: opened))
-            state.values = EditMerge.merged(yours: yours, opened: opened, now: now)
-            state.loaded = now
-            state.conflict = conflicting.map { field in
-                FieldChange(field: l(field.labelKey), was: display(field, opened, product: current, l),
-                            now: display(field, now, product: current, l),
-                            yours: mine.contains(field) ? display(field, yours, product: current, l) : l("conflict_untouched"))
-            }
-            return try editPageV1(state, id: id, visit: visit, status: 409)
+        if let conflicted = conflicted(state, yours: yours, opened: opened, now: now, product: current, l) {
+            return try editPage(conflicted, id: id, visit: visit, status: 409)
         }
 
         let changed = EditMerge.changeSet(yours: yours, opened: opened)
@@ -121,7 +101,7 @@ extension PanelApp {
         issues = Self.merged(issues, changes.validate(current: currentItem))
         guard issues.isEmpty else {
             state.issues = issues
-            return try editPageV1(state, id: id, visit: visit, status: 422)
+            return try editPage(state, id: id, visit: visit, status: 422)
         }
         let isEmpty = changes.title == nil && changes.descriptions == nil && changes.price == nil && changes.currency == nil
             && changes.stock == nil && changes.discountedPrice == nil && changes.images == nil
@@ -134,7 +114,7 @@ extension PanelApp {
         switch await deleteGate.reserve(session.person, Self.panelWide) {
         case .failure(let wait):
             state.alert = editLockedMessage(wait.seconds, l)
-            return try editPageV1(state, id: id, visit: visit, status: 429, retryAfter: wait.seconds)
+            return try editPage(state, id: id, visit: visit, status: 429, retryAfter: wait.seconds)
         case .success(let reserved):
             ticket = reserved
         }
@@ -155,78 +135,20 @@ extension PanelApp {
             let remaining = await deleteGate.remaining(session.person, Self.panelWide)
             if remaining == 0, let wait = await deleteGate.retryAfter(session.person, Self.panelWide) {
                 state.alert = editLockedMessage(wait, l)
-                return try editPageV1(state, id: id, visit: visit, status: 429, retryAfter: wait)
+                return try editPage(state, id: id, visit: visit, status: 429, retryAfter: wait)
             }
             state.alert = l.plural("edit_alert_wrong_password", count: remaining)
             state.issues = [FieldIssue(field: "password", message: l("edit_error_wrong_password"))]
-            return try editPageV1(state, id: id, visit: visit, status: 422)
+            return try editPage(state, id: id, visit: visit, status: 422)
         } catch {
             let status = try ProductFormSubmission.edit.show(error, on: &state, l)
-            return try editPageV1(state, id: id, visit: visit, status: status)
+            return try editPage(state, id: id, visit: visit, status: status)
         }
     }
 
     private func editLockedMessage(_ wait: TimeInterval, _ l: Localizer) -> String {
         l("edit_locked_message", ["limit": String(configuration.deleteAttemptLimit),
                                   "window": l.duration(configuration.deleteAttemptWindow), "wait": l.duration(wait)])
-    }
-
-    private func editPageV1(_ state: ProductFormState, id: Int, visit: Visit, status: Int,
-                            retryAfter: TimeInterval? = nil) throws -> HTTPResponse {
-        let name = state.product?.name ?? state.loaded?.name ?? state.values.name
-        let l = visit.localizer
-        var context = formContext(state, editing: id, csrfToken: visit.session?.csrfToken ?? "", l)
-        context["edit_heading"] = .string(l("edit_heading", ["name": name]))
-        var response = try page("product_edit", title: l("edit_title", ["name": name]), context: context,
-                                visit: visit, section: .products, status: status)
-        if let retryAfter { response.headers["Retry-After"] = String(Int(retryAfter.rounded(.up))) }
-        return response
-    }
-
-    /// The chosen files checked by their bytes and staged with the ones kept from an earlier
-    /// try, so an error never loses them (the same steps as register).
-    func stageImages(_ form: MultipartForm, session: SessionSnapshot) async
-        -> (staged: (token: String, images: [StagedImage])?, uploads: [ImageUpload], issues: [FieldIssue]) {
-        var issues: [FieldIssue] = []
-        var incoming: [(filename: String, data: Data, format: ImageFormat)] = []
-        for file in form.files(named: "images") {
-            guard let data = try? await staging.read(file) else { continue }
-            let name = Self.safeFilename(file.filename)
-            let fileIssues = ProductRules.fileIssues(filename: name, data: data)
-            guard fileIssues.isEmpty, let format = ImageFormat.detect(data) else {
-                issues += fileIssues
-                continue
-            }
-            incoming.append((name, data, format))
-        }
-        let token = form.fields["staged_token"].flatMap { $0.isEmpty ? nil : $0 }
-        let removed = Set(form.fields.all("staged_remove").compactMap { Int($0) })
-        var staged: (token: String, images: [StagedImage])?
-        do {
-            if token != nil || !incoming.isEmpty {
-                staged = try await staging.stage(token: token, owner: session.id, adding: incoming, removing: removed)
-            }
-        } catch {
-            issues.append(FieldIssue(field: "images",
-                message: "The images you chose earlier were kept for an hour and have expired. Please choose them again.",
-                code: "staged_expired"))
-            if !incoming.isEmpty {
-                staged = try? await staging.stage(token: nil, owner: session.id, adding: incoming, removing: [])
-            }
-        }
-        // The kept images in the seller's order (the order buttons work without JS too).
-        if let current = staged {
-            let order = form.fields.all("staged_order").compactMap { Int($0) }
-            staged = (current.token, StagedOrder.apply(current.images, order: order, move: form.fields["staged_move"]))
-        }
-        var uploads: [ImageUpload] = []
-        if let staged {
-            for image in staged.images {
-                guard let stored = await staging.data(token: staged.token, owner: session.id, id: image.id) else { continue }
-                uploads.append(ImageUpload(filename: image.filename, data: stored.data))
-            }
-        }
-        return (staged, uploads, issues)
     }
 
     /// A whole amount for v1 (which takes no fractions), or an issue on the field.

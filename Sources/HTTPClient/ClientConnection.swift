@@ -51,7 +51,7 @@ final class ClientConnection: EventLoopClient, @unchecked Sendable {
     func run(_ job: ClientJob, reused: Bool) {
         self.job = job
         self.reused = reused
-        parser = ResponseParser(isHeadRequest: job.isHead)
+        parser = ResponseParser(isHeadRequest: job.isHead, limits: pool.limits)
         outbound = job.bytes
         outboundOffset = 0
         guard phase != .connecting else { return }

@@ -13,16 +13,19 @@ final class ClientPool: @unchecked Sendable {
     let loop: EventLoop
     let maxPerHost: Int
     let connectTimeout: UInt64
+    /// What every response on the pool's connections is parsed with.
+    let limits: ResponseParser.Limits
     /// Pooled connections unused this long are closed (below the usual 30 s server idle timeout).
     let idleTimeout: UInt64 = 20_000_000_000
     private var idle: [Key: [ClientConnection]] = [:]
     private var open: [Key: Int] = [:]
     private var waiting: [Key: [ClientJob]] = [:]
 
-    init(loop: EventLoop, maxPerHost: Int, connectTimeout: UInt64) {
+    init(loop: EventLoop, maxPerHost: Int, connectTimeout: UInt64, limits: ResponseParser.Limits) {
         self.loop = loop
         self.maxPerHost = maxPerHost
         self.connectTimeout = connectTimeout
+        self.limits = limits
     }
 
     func perform(_ job: ClientJob) {

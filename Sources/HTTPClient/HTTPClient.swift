@@ -30,12 +30,17 @@ public enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible
 public final class HTTPClient: Sendable {
     private let maxConnectionsPerHost: Int
     private let connectTimeout: Duration
+    private let maxResponseBodyBytes: Int
     private let state = Locked<(loop: EventLoop, pool: ClientPool)?>(nil)
     private let addresses = Locked<[String: ClientAddress]>([:])
 
-    public init(maxConnectionsPerHost: Int = 64, connectTimeout: Duration = .seconds(5)) {
+    /// `maxResponseBodyBytes`: a longer body (declared or received) fails as `malformedResponse`
+    /// before it is buffered; a caller that knows its upstream's answers are small sets it low.
+    public init(maxConnectionsPerHost: Int = 64, connectTimeout: Duration = .seconds(5),
+                maxResponseBodyBytes: Int = 64 << 20) {
         self.maxConnectionsPerHost = max(1, maxConnectionsPerHost)
         self.connectTimeout = connectTimeout
+        self.maxResponseBodyBytes = max(0, maxResponseBodyBytes)
     }
 
     deinit {
@@ -73,7 +78,10 @@ public final class HTTPClient: Sendable {
             do { loop = try EventLoop(tickInterval: .milliseconds(50)) } catch {
                 throw HTTPClientError.connectionFailed("cannot start the client's event loop")
             }
-            let pool = ClientPool(loop: loop, maxPerHost: maxConnectionsPerHost, connectTimeout: connectTimeout.nanoseconds)
+            var limits = ResponseParser.Limits()
+            limits.maxBodyBytes = maxResponseBodyBytes
+            let pool = ClientPool(loop: loop, maxPerHost: maxConnectionsPerHost, connectTimeout: connectTimeout.nanoseconds,
+                                  limits: limits)
             loop.onTick { pool.expireWaiting(now: monotonicNanos()) }   // before the thread starts
             loop.start(name: "http-client")
             state = (loop, pool)

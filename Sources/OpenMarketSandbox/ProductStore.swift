@@ -10,33 +10,20 @@ import SQLiteStore
 /// checks and writes without a race), and every commit is durable before it returns
 /// (`synchronous=FULL` syncs the WAL on each commit).
 final class ProductStore: Sendable {
-    let media: MediaDirectory
-    private let writer: SerialDatabase
-    private let reader: SerialDatabase
-    private let writes = Locked(0)
+    private let database: MediaDatabase
+    var media: MediaDirectory { database.media }
+    private var writer: SerialDatabase { database.writer }
+    private var reader: SerialDatabase { database.reader }
 
     /// Grows after every committed change to products, so cached reads can tell they are stale.
-    var generation: Int { writes.value }
-    private func committed() { writes.withLock { $0 += 1 } }
+    var generation: Int { database.generation }
+    private func committed() { database.committed() }
 
     static let databaseFileName = "openmarket.sqlite"
 
     init(directory: URL) throws {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        media = try MediaDirectory(root: directory.appendingPathComponent("media"))
-        let path = directory.appendingPathComponent(Self.databaseFileName).path
-
-        let database = try WALDatabase(path: path, schema: Self.schema, label: "sandbox.db")
-        writer = database.writer
-        reader = database.reader
-
-        // Files whose row never committed (a crash or a failed request) are not products.
-        let known = try writer.performNow { connection in
-            var names = Set<String>()
-            try connection.query("SELECT file_name FROM images") { names.insert($0.string(0)) }
-            return names
-        }
-        media.removeOrphans(keeping: known)
+        database = try MediaDatabase(directory: directory, databaseFileName: Self.databaseFileName, mediaFolderName: "media",
+                                     schema: Self.schema, label: "sandbox.db", fileNamesQuery: "SELECT file_name FROM images")
     }
 
     private static let schema = """
@@ -203,26 +190,12 @@ final class ProductStore: Sendable {
 
     /// Inserts a product whose image files are already durable; returns it as stored.
     func insert(_ draft: ProductDraft) async throws -> ProductRecord {
-        defer { committed() }
-        return try await writer.perform { connection in
-            try connection.transaction {
-                let id = try Self.insertRows(draft, on: connection)
-                guard let stored = try Self.product(id: id, on: connection) else {
-                    throw SQLiteError(code: 0, message: "inserted product vanished")
-                }
-                return stored
-            }
-        }
+        try await database.insert({ try Self.insertRows(draft, on: $0) }, readBack: { try Self.product(id: $0, on: $1) })
     }
 
     /// Inserts many products in one transaction (sample data at start-up, blocking).
     func insertAllNow(_ drafts: [ProductDraft]) throws {
-        defer { committed() }
-        try writer.performNow { connection in
-            try connection.transaction {
-                for draft in drafts { _ = try Self.insertRows(draft, on: connection) }
-            }
-        }
+        try database.insertAllNow(drafts) { try Self.insertRows($0, on: $1) }
     }
 
     private static func insertRows(_ draft: ProductDraft, on connection: SQLiteConnection) throws -> Int {

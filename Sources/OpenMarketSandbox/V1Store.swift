@@ -43,31 +43,22 @@ extension V1ItemRecord {
 /// Same durability as `ProductStore`: WAL with `synchronous=FULL`, image files fsync'd and named
 /// before the row that names them commits, unnamed files swept at the next start.
 final class V1Store: Sendable {
-    let media: MediaDirectory
-    private let writer: SerialDatabase
-    private let reader: SerialDatabase
-    private let writes = Locked(0)
+    private let database: MediaDatabase
+    var media: MediaDirectory { database.media }
+    private var writer: SerialDatabase { database.writer }
+    private var reader: SerialDatabase { database.reader }
 
-    var generation: Int { writes.value }
-    private func committed() { writes.withLock { $0 += 1 } }
+    var generation: Int { database.generation }
+    private func committed() { database.committed() }
 
     static let databaseFileName = "openmarket-v1.sqlite"
     static let mediaFolderName = "media-v1"
 
     init(directory: URL) throws {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        media = try MediaDirectory(root: directory.appendingPathComponent(Self.mediaFolderName))
-        let path = directory.appendingPathComponent(Self.databaseFileName).path
         // Private: it holds the items' passwords.
-        let database = try WALDatabase(path: path, schema: Self.schema, label: "sandbox.v1", privateFile: true)
-        writer = database.writer
-        reader = database.reader
-        let known = try writer.performNow { connection in
-            var names = Set<String>()
-            try connection.query("SELECT file_name FROM v1_images") { names.insert($0.string(0)) }
-            return names
-        }
-        media.removeOrphans(keeping: known)
+        database = try MediaDatabase(directory: directory, databaseFileName: Self.databaseFileName,
+                                     mediaFolderName: Self.mediaFolderName, schema: Self.schema, label: "sandbox.v1",
+                                     privateFile: true, fileNamesQuery: "SELECT file_name FROM v1_images")
     }
 
     private static let schema = """
@@ -147,26 +138,12 @@ final class V1Store: Sendable {
 
     /// Inserts an item whose image files are already durable; `id` and the date are assigned here.
     func insert(_ item: V1ItemRecord) async throws -> V1ItemRecord {
-        defer { committed() }
-        return try await writer.perform { connection in
-            try connection.transaction {
-                let id = try Self.insertRows(item, on: connection)
-                guard let stored = try Self.item(id: id, on: connection) else {
-                    throw SQLiteError(code: 0, message: "inserted item vanished")
-                }
-                return stored
-            }
-        }
+        try await database.insert({ try Self.insertRows(item, on: $0) }, readBack: { try Self.item(id: $0, on: $1) })
     }
 
     /// Many items in one transaction (`--seed` at start-up, blocking).
     func insertAllNow(_ items: [V1ItemRecord]) throws {
-        defer { committed() }
-        try writer.performNow { connection in
-            try connection.transaction {
-                for item in items { _ = try Self.insertRows(item, on: connection) }
-            }
-        }
+        try database.insertAllNow(items) { try Self.insertRows($0, on: $1) }
     }
 
     private static func insertRows(_ item: V1ItemRecord, on connection: SQLiteConnection) throws -> Int {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -46,7 +47,7 @@ import Glibc
 
     /// Waits (polling, up to 60 s) until `condition` holds.
     static func waitFor(_ what: String, _ condition: @escaping @Sendable () -> Bool) async throws {
-        try await ExecutableTests.offPool {
+        try await offPool {
             let deadline = Date().addingTimeInterval(60)
             while !condition() {
                 guard Date() < deadline else { throw ExecutableTests.Failure(description: "timed out waiting for \(what)") }
@@ -59,7 +60,7 @@ import Glibc
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("crash-hygiene-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }
         let uploads = data.appendingPathComponent("uploads")
-        let first = try await ExecutableTests.offPool { try ExecutableTests.start(data: data) }
+        let first = try await offPool { try ExecutableTests.start(data: data) }
         let browser = TestBrowser(port: first.port)
         let form = try await browser.get("/products/new")
         let token = try #require(form.inputValue("csrf_token"))
@@ -82,7 +83,7 @@ import Glibc
             + "Content-Length: \(head.utf8.count + fileSize + tail.utf8.count)\r\n\r\n"
         let sent = Array(requestHead.utf8) + Array(head.utf8) + Array(TestImages.largePNG(size: 6 << 20))
         let port = first.port
-        let socket = try await ExecutableTests.offPool { try Self.sendPart(port: port, sent) }
+        let socket = try await offPool { try Self.sendPart(port: port, sent) }
         defer { close(socket) }
         let spooling = uploads
         try await Self.waitFor("a spooled upload of 3 MiB or more") {
@@ -91,21 +92,21 @@ import Glibc
                     atPath: spooling.appendingPathComponent(name).path)[.size] as? Int) ?? 0) >= 3 << 20
             }
         }
-        kill(first.process.processIdentifier, SIGKILL)
-        first.process.waitUntilExit()
+        first.child.signal(SIGKILL)
+        _ = try await offPool { first.child.wait() }
         let left = Self.files(under: uploads)
         #expect(left.contains { $0.contains("/spool/httpserver-upload-") }, "the killed panel left its spool file: \(left)")
         #expect(left.contains { $0.contains("/staging/") }, "and its staged image: \(left)")
         let deadFolders = try FileManager.default.contentsOfDirectory(atPath: uploads.path).filter { !$0.hasSuffix(".lock") }
 
         // The next start sweeps all of it; only the new process's own (empty) folders and locks exist.
-        let second = try await ExecutableTests.offPool { try ExecutableTests.start(data: data) }
+        let second = try await offPool { try ExecutableTests.start(data: data) }
         let now = Self.files(under: uploads)
         #expect(now.allSatisfy { $0.hasSuffix(".lock") && !$0.contains("/") }, "left after restart: \(now)")
         #expect(now.count == 2, "one lock each for the panel and its sandbox: \(now)")
         let folders = try FileManager.default.contentsOfDirectory(atPath: uploads.path)
         #expect(Set(folders).isDisjoint(with: deadFolders), "the dead process's folders are gone: \(folders)")
-        #expect(try await ExecutableTests.stop(second.process) == 0)
+        #expect(try await ExecutableTests.stop(second.child) == 0)
         // A clean shutdown removes the process's own folders too.
         #expect(try FileManager.default.contentsOfDirectory(atPath: uploads.path).isEmpty)
     }

@@ -152,6 +152,27 @@ import OpenMarketCore
         #expect(await harness.panel.app.mediaCache.count == 1)
     }
 
+    /// A deleted product's images leave the cache (no page links them again); others stay.
+    @Test func deletingAProductDropsItsImagesFromTheCache() async throws {
+        let harness = try await PanelHarness.start()
+        Teardown.add { await harness.stop() }
+        let kept = try await harness.makeProduct(name: "Kept")
+        let product = try await harness.makeProduct(name: "Deleted", images: 2)
+        let links = MediaLinks(apiBaseURL: harness.client.baseURL)
+        for url in [kept.images[0].url] + product.images.flatMap({ [$0.url, $0.thumbnailURL] }) {
+            #expect(try await harness.browser.get(try #require(links.panelPath(for: url))).status == 200)
+        }
+        #expect(await harness.panel.app.mediaCache.count == 5)
+        let token = try await harness.csrfToken(from: "/products/\(product.id)")
+        let deleted = try await harness.browser.post("/products/\(product.id)/delete",
+                                                     form: [("csrf_token", token), ("password", harness.demoSecret)])
+        #expect(deleted.status == 303)
+        #expect(await harness.panel.app.mediaCache.count == 1)
+        let image = TestImages.png(seed: 0)
+        #expect(await harness.panel.app.mediaCache.totalBytes == MediaCache.cost(
+            kept.images[0].url, CachedMedia(data: image, contentType: "image/png", etag: EntityTag.of(image))))
+    }
+
     @Test func imagesFromAConfiguredMediaOriginAreProxied() async throws {
         let images = try StubAPI { request in
             var response = HTTPResponse(status: request.path == "/bucket/a.png" ? 200 : 404,

@@ -103,6 +103,38 @@ import OpenMarketCore
         #expect(try await harness.browser.get(previewPath).status == 404)
     }
 
+    /// Kept images are ordered with position menus, not submit buttons: the form's first submit
+    /// button is Save, the one a browser presses for Enter in a text field (with or without JS).
+    @Test func keptImagesTakeTheChosenPositionsAndSaveStaysTheFirstSubmitButton() async throws {
+        let harness = try await PanelHarness.start()
+        Teardown.add { await harness.stop() }
+        let token = try await harness.csrfToken(from: "/products/new")
+        let failed = try await harness.browser.postMultipart("/products", fields: Self.fields(token, name: "ab"), files: [
+            .init(filename: "one.png", data: TestImages.png(seed: 1)), .init(filename: "two.png", data: TestImages.png(seed: 2)),
+            .init(filename: "three.png", data: TestImages.png(seed: 3)),
+        ])
+        #expect(failed.status == 422)
+        let stagedToken = try #require(failed.inputValue("staged_token"))
+        let firstSubmit = try #require(failed.text.range(of: "type=\"submit\""))
+        #expect(failed.text[firstSubmit.lowerBound...].hasPrefix("type=\"submit\" class=\"button button--primary\">Register"))
+        #expect(failed.text.contains("<select name=\"staged_position_3\" aria-label=\"Position of three.png\">"))
+        #expect(failed.text.contains("<option value=\"3\" selected>3</option>"))
+
+        // Without JS: "three.png" to position 1, sent with the name still too short.
+        let order = [("staged_token", stagedToken), ("staged_order", "1"), ("staged_order", "2"), ("staged_order", "3"),
+                     ("staged_position_1", "1"), ("staged_position_2", "2"), ("staged_position_3", "1")]
+        let again = try await harness.browser.postMultipart("/products", fields: Self.fields(token, name: "ab") + order, files: [])
+        #expect(again.status == 422)
+        let shown = again.text.components(separatedBy: "data-staged-image=\"").dropFirst().map { $0.prefix(while: { $0 != "\"" }) }
+        #expect(shown == ["3", "1", "2"])
+
+        let saved = try await harness.browser.postMultipart("/products", fields: Self.fields(token, name: "Three mugs") + order, files: [])
+        #expect(saved.status == 303)
+        let id = try #require(Int(saved.header("Location")?.dropFirst("/products/".count) ?? ""))
+        let product = try await harness.api.product(id: id)
+        #expect(product.images.count == 3)
+    }
+
     @Test func badFilesAreNamedAndNotStaged() async throws {
         let harness = try await PanelHarness.start()
         Teardown.add { await harness.stop() }

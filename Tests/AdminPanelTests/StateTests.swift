@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import OpenMarketCore
 @testable import AdminPanel
@@ -38,6 +39,27 @@ final class ManualClock: @unchecked Sendable {
         #expect(!FileManager.default.fileExists(atPath: folder.path))
     }
 
+    /// Past `maxBatches` the least recently touched batch goes (its files too), whoever owns it.
+    @Test func stagedBatchesAreBoundedInNumber() async throws {
+        let clock = ManualClock()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("staging-test-\(UUID().uuidString)")
+        let staging = try StagedUploads(directory: folder, lifetime: 3600, maxBatches: 3, now: clock.function)
+        var staged: [(token: String, images: [StagedImage])] = []
+        for owner in ["s1", "s2", "s3", "s4"] {
+            staged.append(try await staging.stage(token: nil, owner: owner, adding: [("a.png", Self.png, .png)], removing: []))
+            clock.advance(1)
+        }
+        _ = try await staging.stage(token: staged[1].token, owner: "s2", adding: [], removing: [])   // touched: now newest
+        staged.append(try await staging.stage(token: nil, owner: "s5", adding: [("b.png", Self.png, .png)], removing: []))
+        #expect(await staging.images(token: staged[0].token, owner: "s1") == nil)
+        #expect(await staging.images(token: staged[2].token, owner: "s3") == nil)
+        #expect(!FileManager.default.fileExists(atPath: staged[0].images[0].path))
+        for (index, owner) in [(1, "s2"), (3, "s4"), (4, "s5")] {
+            #expect(await staging.images(token: staged[index].token, owner: owner)?.count == 1)
+        }
+        await staging.removeAll()
+    }
+
     @Test func stagingFileWorkRunsOnItsOwnThreadNotThePool() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("staging-test-\(UUID().uuidString)")
         let staging = try StagedUploads(directory: folder, lifetime: 3600, now: { Date() })
@@ -59,6 +81,20 @@ final class ManualClock: @unchecked Sendable {
         #expect(await cache.get("k0") == nil)
         await cache.put("huge", CachedMedia(data: Data(count: 600), contentType: "image/png", etag: "\"h\""))
         #expect(await cache.get("huge") == nil)
+    }
+
+    /// Tiny images count with what each entry costs besides its bytes, so a thousand 70-byte
+    /// thumbnails cannot hold several times the bound (they held ~5× before).
+    @Test func mediaCacheCountsEachEntrysOverhead() async {
+        let cache = MediaCache(maxBytes: 64 << 10)
+        let png = Data(repeating: 1, count: 70)
+        for i in 0..<1000 {
+            await cache.put("http://127.0.0.1:8081/media/thumb/\(i).png", CachedMedia(data: png, contentType: "image/png", etag: "\"\(i)\""))
+        }
+        let perEntry = 70 + MediaCache.entryOverhead
+        #expect(await cache.count <= (64 << 10) / perEntry)
+        #expect(await cache.count >= (64 << 10) / (perEntry + 64))
+        #expect(await cache.totalBytes <= 64 << 10)
     }
 
     @Test func tokensAreRandomAndComparedWhole() {

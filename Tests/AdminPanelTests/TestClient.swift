@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -21,7 +22,7 @@ struct TestClientFailure: Error, CustomStringConvertible { var description: Stri
 
 /// A small browser for route tests: real HTTP/1.1 over a socket (one connection per request),
 /// no redirect following, and a cookie jar. Blocking socket work runs on a thread of its own
-/// (`ExecutableTests.offPool`), never on a global dispatch queue: on Linux those share their
+/// (`offPool`), never on a global dispatch queue: on Linux those share their
 /// threads with the Swift concurrency pool (as wide as the CPU count) that the in-process
 /// panels' handlers, and every other test's tasks, need.
 final class TestBrowser: @unchecked Sendable {
@@ -32,6 +33,8 @@ final class TestBrowser: @unchecked Sendable {
     var origin: String?
     /// The `Host` header (default `127.0.0.1:PORT`); a rebinding page would send its own name.
     var host: String?
+    /// Seconds a request may take (sending, then waiting for the whole answer) before it fails.
+    var timeout = 60
 
     init(port: Int) {
         self.port = port
@@ -85,8 +88,8 @@ final class TestBrowser: @unchecked Sendable {
         var request = Data(head.utf8)
         if let body { request.append(body) }
         let bytes = request
-        let port = self.port
-        let response = try await ExecutableTests.offPool { try Self.exchange(port: port, bytes: bytes) }
+        let port = self.port, timeout = self.timeout
+        let response = try await offPool { try Self.exchange(port: port, bytes: bytes, timeout: timeout) }
         for value in response.headers("Set-Cookie") {
             let pair = value.split(separator: ";")[0].split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard pair.count == 2 else { continue }
@@ -103,11 +106,11 @@ final class TestBrowser: @unchecked Sendable {
     }
 
     /// Sends the bytes, reads until the server closes, parses one response.
-    private static func exchange(port: Int, bytes: Data) throws -> TestResponse {
+    private static func exchange(port: Int, bytes: Data, timeout seconds: Int) throws -> TestResponse {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw TestClientFailure(description: "socket failed") }
         defer { close(fd) }
-        var timeout = timeval(tv_sec: 60, tv_usec: 0)
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
@@ -136,7 +139,8 @@ final class TestBrowser: @unchecked Sendable {
         return try parse(received)
     }
 
-    private static func parse(_ bytes: [UInt8]) throws -> TestResponse {
+    /// One whole response (read until the server closed), with a chunked body decoded.
+    static func parse(_ bytes: [UInt8]) throws -> TestResponse {
         guard let end = (0..<max(0, bytes.count - 3)).first(where: { bytes[$0] == 13 && bytes[$0 + 1] == 10 && bytes[$0 + 2] == 13 && bytes[$0 + 3] == 10 }) else {
             throw TestClientFailure(description: "no response head in \(bytes.count) bytes")
         }
@@ -184,11 +188,3 @@ extension TestResponse {
     func count(of needle: String) -> Int { text.components(separatedBy: needle).count - 1 }
 }
 
-/// The label of the dispatch queue the caller runs on ("" where Dispatch cannot tell).
-func currentDispatchQueueLabel() -> String {
-    #if canImport(CDispatch)
-    String(cString: dispatch_queue_get_label(nil))
-    #else
-    ""
-    #endif
-}

@@ -36,6 +36,7 @@ def pages(panel, product_id):
         ("detail", f"/products/{product_id}"),
         ("register", "/products/new"),
         ("edit", f"/products/{product_id}/edit"),
+        ("duplicate (kept images)", f"/products/{product_id}/duplicate"),
         ("delete", f"/products/{product_id}/delete"),
         ("not found", "/no-such-page"),
     ]
@@ -71,6 +72,12 @@ def test_axe_finds_no_serious_violations(panel, browser, axe, catalog, theme, la
     WebDriverWait(browser, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, "[data-error-summary]"))
     if violations := serious_violations(browser, axe):
         found["register with errors"] = describe(violations)
+    # Kept images as a browser without JS shows them: position menus instead of ←/→ buttons.
+    browser.get(f"{panel.url}/products/{catalog['id']}/duplicate")
+    browser.execute_script("document.querySelectorAll('[data-staged-position]').forEach((l) => { l.hidden = false; });"
+                           "document.querySelectorAll('[data-staged-move]').forEach((b) => { b.hidden = true; });")
+    if violations := serious_violations(browser, axe):
+        found["kept images without JS"] = describe(violations)
     browser.get(panel.url + "/products")
     browser.find_element(By.TAG_NAME, "body").send_keys("?")
     WebDriverWait(browser, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, "dialog[open]"))

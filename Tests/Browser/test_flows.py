@@ -161,6 +161,8 @@ def test_validation_error_keeps_text_and_images_with_their_controls(panel, brows
     assert [i.find_element(By.CSS_SELECTOR, ".image-item__name").text for i in items] == ["first.png", "second.png"]
     # The kept images keep their order buttons and the thumbnail badge; the disabled ends look disabled.
     assert items[0].find_elements(By.CSS_SELECTOR, "[data-thumbnail-badge]")
+    # With JS the ←/→ buttons stand in for the position menus (the no-JS way to order them).
+    assert not [menu for menu in staged.find_elements(By.TAG_NAME, "select") if menu.is_displayed()]
     first_earlier = items[0].find_element(By.CSS_SELECTOR, "[data-staged-move='-1']")
     assert not first_earlier.is_enabled()
     assert float(first_earlier.value_of_css_property("opacity")) < 0.6

@@ -2,8 +2,10 @@
 import re
 import tempfile
 
+import requests
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from conftest import SECRET, png, write_file
 
@@ -37,3 +39,27 @@ def test_register_and_delete_without_javascript(panel, browser_without_js):
     form.find_element(By.CSS_SELECTOR, "button[type=submit], input[type=submit]").click()
     WebDriverWait(browser, 30).until(lambda d: d.current_url.split("?")[0].endswith("/products"))
     assert panel.product(product_id).status_code == 404
+
+
+def test_enter_in_a_form_with_kept_images_saves_in_the_chosen_order(panel, browser_without_js):
+    """Enter in a text field presses the form's first submit button: it must be Save, so the kept
+    images are ordered with position menus (no JS), not with buttons that submit."""
+    browser = browser_without_js
+    small, large = png(30, 30, seed=1), png(44, 44, seed=2)
+    original = panel.register("Enter-key teapot", images=[("small.png", small), ("large.png", large)])
+    browser.get(f"{panel.url}/products/{original['id']}/duplicate")
+    items = browser.find_elements(By.CSS_SELECTOR, "[data-staged-image]")
+    assert len(items) == 2
+    assert not [b for b in browser.find_elements(By.CSS_SELECTOR, "[data-staged-image] button") if b.is_displayed()]
+    Select(items[1].find_element(By.TAG_NAME, "select")).select_by_value("1")
+
+    name = browser.find_element(By.NAME, "name")
+    name.clear()
+    name.send_keys("Enter-key teapot, renamed" + Keys.ENTER)
+    WebDriverWait(browser, 30).until(lambda d: re.search(r"/products/\d+$", d.current_url.split("?")[0])
+                                     and f"/products/{original['id']}" not in d.current_url)
+    assert "Enter-key teapot, renamed" in browser.find_element(By.TAG_NAME, "h1").text
+    copy = panel.product(int(re.search(r"/products/(\d+)", browser.current_url).group(1))).json()
+    assert copy["name"] == "Enter-key teapot, renamed"
+    sizes = [len(requests.get(image["url"], timeout=10).content) for image in copy["images"]]
+    assert sizes == [len(large), len(small)]

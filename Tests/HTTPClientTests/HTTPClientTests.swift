@@ -141,6 +141,25 @@ func clientRouter() -> Router {
         }
     }
 
+    /// A body over the client's limit fails, declared (refused before a byte of it is read) or
+    /// chunked (refused once it grows past the limit); one within it is answered.
+    @Test func bodiesOverTheLimitAreMalformed() async throws {
+        let declared = try CannedUpstream(answer: "HTTP/1.1 200 OK\r\nContent-Length: 31457280\r\n\r\n[[[[")
+        let chunked = try CannedUpstream(answer: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n400\r\n"
+                                            + String(repeating: "x", count: 1024) + "\r\n400\r\n" + String(repeating: "y", count: 1024)
+                                            + "\r\n0\r\n\r\n")
+        let small = try CannedUpstream(answer: "HTTP/1.1 200 OK\r\nContent-Length: 1024\r\n\r\n" + String(repeating: "z", count: 1024))
+        defer { declared.stop(); chunked.stop(); small.stop() }
+        let client = HTTPClient(maxResponseBodyBytes: 1536)
+        for upstream in [declared, chunked] {
+            await #expect(throws: HTTPClientError.malformedResponse) {
+                _ = try await client.send(method: "GET", url: URL(string: "http://127.0.0.1:\(upstream.port)/")!, timeout: .seconds(10))
+            }
+        }
+        let answer = try await client.send(method: "GET", url: URL(string: "http://127.0.0.1:\(small.port)/")!, timeout: .seconds(10))
+        #expect(answer.body.count == 1024)
+    }
+
     @Test func concurrentRequestsShareABoundedPool() async throws {
         try await withServer(clientRouter()) { server, port in
             let client = HTTPClient(maxConnectionsPerHost: 4)

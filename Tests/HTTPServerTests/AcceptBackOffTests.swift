@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import HTTPServer
 
 /// `accept` failing for want of descriptors (EMFILE) must back off and retry, not end the
@@ -66,59 +67,36 @@ import Testing
 
 /// This test binary run again as a child holding only `childServerShortOfDescriptors`.
 /// Blocking: call through `offPool`.
-private final class BackOffChild: @unchecked Sendable {
-    let process = Process()
+private final class BackOffChild: Sendable {
+    let child: ChildProcess
     let port: Int
-    private let input = Pipe()
-    private let output = Pipe()
 
     init() throws {
         guard let path = realpath("/proc/self/exe", nil) else { throw RawClient.Failure(description: "no /proc/self/exe") }
         defer { free(path) }
-        process.executableURL = URL(fileURLWithPath: String(cString: path))
-        process.arguments = ["--testing-library", "swift-testing", "--filter", "childServerShortOfDescriptors"]
         var environment = ProcessInfo.processInfo.environment
         environment[AcceptBackOffTests.childVariable] = "1"
-        process.environment = environment
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-
-        var printed = ""
-        let deadline = Date().addingTimeInterval(60)
-        var found: Int?
-        while found == nil {
-            guard Date() < deadline, process.isRunning else {
-                if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
-                throw RawClient.Failure(description: "the child server did not start; output: \(printed)")
-            }
-            let data = output.fileHandleForReading.availableData
-            if data.isEmpty { Thread.sleep(forTimeInterval: 0.01); continue }
-            printed += String(decoding: data, as: UTF8.self)
-            if let range = printed.range(of: #"READY \d+"#, options: .regularExpression) {
-                found = Int(printed[range].dropFirst("READY ".count))
-            }
-        }
-        port = found ?? 0
+        child = try ChildProcess(String(cString: path), ["--testing-library", "swift-testing", "--filter", "childServerShortOfDescriptors"],
+                                 environment: environment, input: .pipe, output: .pipe)
+        let printed = try child.readOutput { $0.range(of: #"READY \d+\n"#, options: .regularExpression) != nil }
+        let line = printed.range(of: #"READY \d+"#, options: .regularExpression)!
+        port = Int(printed[line].dropFirst("READY ".count)) ?? 0
     }
 
     func releaseDescriptors() {
-        input.fileHandleForWriting.write(Data("release\n".utf8))
+        try? child.write("release\n")
     }
 
     /// Closes the child's input (its cue to stop) and returns its exit status; SIGKILL after 20 s.
     func finish() -> Int32 {
-        try? input.fileHandleForWriting.close()
-        let end = Date().addingTimeInterval(20)
-        while process.isRunning && Date() < end { Thread.sleep(forTimeInterval: 0.01) }
+        child.closeInput()
+        if let done = child.wait(seconds: 20) { return done.status }
         kill()
-        process.waitUntilExit()
-        return process.terminationStatus
+        return child.wait()!.status
     }
 
     func kill() {
-        if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
+        child.signal(SIGKILL)
     }
 }
 

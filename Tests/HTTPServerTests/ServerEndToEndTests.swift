@@ -58,6 +58,36 @@ func echoRouter() -> Router {
         }
     }
 
+    /// A handler looked (the file was there) and answered with the file; by the time the server
+    /// opens it, it is gone — a delete racing a read. That is a 404 on a connection that stays
+    /// usable, not a 500; a path that is not a readable file is still a 500.
+    @Test func aFileDeletedAfterTheHandlerChoseItIs404() async throws {
+        let folder = NSTemporaryDirectory() + "/vanished-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/thumb.png"
+        #expect(FileManager.default.createFile(atPath: path, contents: Data("png".utf8)))
+        var router = Router()
+        router.get("/thumb") { _ in
+            var response = HTTPResponse(body: .file(path: path))
+            response.headers["Cache-Control"] = "public, max-age=31536000, immutable"
+            unlink(path)   // the delete wins the race
+            return response
+        }
+        router.get("/folder") { _ in HTTPResponse(body: .file(path: folder)) }
+        try await withServer(router) { _, port in
+            let client = try await RawClient.connect(port: port)
+            try await client.send("GET /thumb HTTP/1.1\r\nHost: x\r\n\r\n")
+            let gone = try await client.readResponse()
+            #expect(gone.status == 404)
+            #expect(gone.header("Cache-Control") == nil)   // a 404 must not be cached for a year
+            try await client.send("HEAD /thumb HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try await client.readResponse(head: true).status == 404)
+            try await client.send("GET /folder HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try await client.readResponse().status == 500)
+        }
+    }
+
     @Test func pipelinedRequestsAreAnsweredInOrder() async throws {
         try await withServer(echoRouter()) { _, port in
             let client = try await RawClient.connect(port: port)

@@ -35,24 +35,10 @@ func overTLS(_ body: () async throws -> Void) async throws {
     @Test func multipartUpload() async throws { try await overTLS { try await UploadEndToEndTests().multipartUploadOverTheWireIsSpooledAndCleanedUp() } }
 }
 
-/// Runs a command-line tool with `input` on its standard input; answers status and output.
-func runTool(_ path: String, _ arguments: [String], input: Data = Data()) async throws -> (status: Int32, output: String) {
-    try await offPool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        let stdin = Pipe()
-        let stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stdout
-        try process.run()
-        stdin.fileHandleForWriting.write(input)
-        try? stdin.fileHandleForWriting.close()
-        let data = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
+/// Runs a command-line tool; answers its status and output (standard error included).
+func runTool(_ path: String, _ arguments: [String]) async throws -> (status: Int32, output: String) {
+    let result = try await offPool { try ChildProcess.run(path, arguments, errorToOutput: true) }
+    return (result.termination.status, result.output)
 }
 
 /// TLS-only behaviour, checked with independent clients (curl, openssl s_client, Python's ssl)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The helpers' blocking socket calls must not hold threads of the Swift concurrency pool: on

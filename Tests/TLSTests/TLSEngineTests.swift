@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import TLS
 
 /// A fresh folder under the temporary directory, removed by the caller.
@@ -11,16 +12,7 @@ func temporaryFolder(_ label: String) -> URL {
 
 /// Runs `command` and answers its standard output (for checking against the openssl tool).
 func run(_ command: String, _ arguments: [String]) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: command)
-    process.arguments = arguments
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = Pipe()
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return String(decoding: data, as: UTF8.self)
+    try ChildProcess.run(command, arguments).output
 }
 
 /// Moves ciphertext between two sessions in memory until neither has anything to say.

@@ -1,4 +1,5 @@
-/// Test helpers shared by the test targets of the HTTP parsers (server and client).
+/// Test helpers shared by the test targets: byte splitting for the HTTP parsers (server and
+/// client), child processes without Foundation's `Process` (ChildProcess.swift).
 
 /// A deterministic generator (SplitMix64), so random splits are the same on every run.
 public struct SeededRandom: RandomNumberGenerator {

@@ -17,6 +17,8 @@ struct BulkRunner: Sendable {
         /// The product as the API has it afterwards (nil: deleted or unchanged).
         var updated: ProductDetail?
         var deleted = false
+        /// The product as it was, when this action deleted it (its images leave the media cache).
+        var removed: ProductDetail?
     }
 
     enum Stop: Error { case wrongPassword }
@@ -64,7 +66,7 @@ struct BulkRunner: Sendable {
         do throws(OpenMarketError) {
             switch action {
             case .delete(let password):
-                _ = try await client.delete(id: product.id, password: password)
+                outcome.removed = try await client.delete(id: product.id, password: password)
                 outcome.deleted = true
                 outcome.reason = "bulk_reason_deleted"
             case .setStock(let stock):

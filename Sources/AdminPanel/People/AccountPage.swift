@@ -93,6 +93,7 @@ extension PanelApp {
             "person": .string(person),
             "role_label": .string(l((visit.session?.role ?? .viewer).labelKey)),
             "signed_in": .bool(visit.session?.signedIn == true),
+            "new_password_label": .string(l("account_new_password")),
             "sessions": .list(rows),
             "has_others": .bool(own.count > 1),
             "alert": issues.isEmpty ? .null : .object(["message": .string(l("form_has_errors"))]),

@@ -91,6 +91,7 @@ extension PanelApp {
             "name": .string(name),
             "mode_setup": .bool(mode == .setup),
             "mode_invitation": .bool(mode == .invitation),
+            "new_password_label": .string(l("password_label")),
             "intro": .string(mode == .setup ? l("setup_intro") : l("invite_intro", ["name": name])),
             "alert": issues.isEmpty ? .null : .object(["message": .string(l("form_has_errors"))]),
         ]

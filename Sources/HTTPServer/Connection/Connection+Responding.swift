@@ -33,15 +33,17 @@ extension Connection {
                 exchange.bytesSent = data.count
             }
         case .file(let path):
-            if let size = writer.queueFile(path: path, send: sendsBody) {
+            switch writer.queueFile(path: path, send: sendsBody) {
+            case .queued(let size):
                 // The head goes first in the writer's order: buffer, then file.
                 queueHead(response, length: .known(size), exchange: exchange)
                 if sendsBody { exchange.bytesSent = size }
-            } else {
-                exchange.status = 500
-                let error = HTTPResponse.text("Internal Server Error\n", status: 500)
-                queueHead(error, length: .known(error.bodyData!.count), exchange: exchange)
-                if !isHead { writer.append(error.bodyData!) }
+            case .missing:
+                // Deleted between the handler's look and now (an image whose product was just
+                // deleted): what was asked for is not there, which is a 404, not a server fault.
+                answerInstead(.text("Not Found\n", status: 404), exchange: exchange, isHead: isHead)
+            case .unreadable:
+                answerInstead(.text("Internal Server Error\n", status: 500), exchange: exchange, isHead: isHead)
             }
         case .stream(let stream):
             queueHead(response, length: chunked ? .chunked : .untilClose, exchange: exchange)
@@ -52,6 +54,16 @@ extension Connection {
         }
         flush()
         process()   // drop body bytes already buffered
+    }
+
+    /// A small text answer in place of the handler's, which could not be sent (none of its headers).
+    private func answerInstead(_ response: HTTPResponse, exchange: Exchange, isHead: Bool) {
+        exchange.status = response.status
+        queueHead(response, length: .known(response.bodyData!.count), exchange: exchange)
+        if !isHead {
+            writer.append(response.bodyData!)
+            exchange.bytesSent = response.bodyData!.count
+        }
     }
 
     private func queueHead(_ response: HTTPResponse, length: ResponseHead.Length, exchange: Exchange) {

@@ -39,18 +39,28 @@ struct ResponseWriter {
 
     mutating func append(_ bytes: some Sequence<UInt8>) { buffer.append(contentsOf: bytes) }
 
-    /// Queues a regular file to follow the buffer. Returns its size, or nil when it cannot be
-    /// opened as a regular file.
-    mutating func queueFile(path: String, send: Bool) -> Int? {
+    /// What became of a file response.
+    enum QueuedFile: Equatable {
+        case queued(size: Int)
+        /// No file at the path (any more): a handler's check that it exists can race a delete.
+        case missing
+        /// There, but not a regular file this process can read.
+        case unreadable
+    }
+
+    /// Queues a regular file to follow the buffer. Once open, the bytes sent are the file's even
+    /// if it is deleted meanwhile.
+    mutating func queueFile(path: String, send: Bool) -> QueuedFile {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return errno == ENOENT || errno == ENOTDIR ? .missing : .unreadable }
         var info = stat()
-        guard fd >= 0, fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-            if fd >= 0 { Glibc.close(fd) }
-            return nil
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            Glibc.close(fd)
+            return .unreadable
         }
         let size = Int(info.st_size)
         if send && size > 0 { file = (fd, 0, size) } else { Glibc.close(fd) }
-        return size
+        return .queued(size: size)
     }
 
     mutating func openStream() { stream = .open(waiter: nil) }

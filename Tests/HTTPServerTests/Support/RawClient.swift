@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import TLS
 #if canImport(Glibc)
 import Glibc
@@ -256,20 +257,3 @@ enum TestCertificate {
     static let clientContext = try! TLSContext.client(trustedCertificateFiles: [files.certificateFile], systemTrust: false)
 }
 
-/// Runs blocking work on a thread of its own and awaits it. Not a global dispatch queue: on
-/// Linux those share their threads with the Swift concurrency pool (as wide as the CPU count),
-/// which the servers under test need to run their handlers.
-func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
-    }
-}
-
-/// The label of the dispatch queue the caller runs on ("" where Dispatch cannot tell).
-func currentDispatchQueueLabel() -> String {
-    #if canImport(CDispatch)
-    String(cString: dispatch_queue_get_label(nil))
-    #else
-    ""
-    #endif
-}
