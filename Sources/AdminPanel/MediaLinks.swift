@@ -86,9 +86,7 @@ struct MediaLinks: Sendable {
             origin = extra[number - 1]
             segments.removeFirst()
         }
-        var allowed = CharacterSet.urlPathAllowed
-        allowed.remove(charactersIn: "/?#;")
-        let encoded = segments.map { String($0).addingPercentEncoding(withAllowedCharacters: allowed) ?? "" }
+        let encoded = segments.map { PercentEncoding.encode($0, keeping: PercentEncoding.isSegmentCharacter) }
             .joined(separator: "/")
         return origin.url(encodedPath: encoded)
     }

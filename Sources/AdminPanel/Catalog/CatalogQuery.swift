@@ -1,4 +1,5 @@
 import Foundation
+import NetworkIO
 import OpenMarketCore
 
 /// The orders of `GET /products?sort=…` (design.md). Unknown values fall back to `newest`.
@@ -100,9 +101,6 @@ struct CatalogQuery: Sendable, Equatable {
 
     /// Query-component encoding: everything but unreserved ASCII becomes %XX (UTF-8 bytes).
     static func encode(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+        PercentEncoding.encode(text)
     }
-
-    /// RFC 3986's unreserved characters, built once: `encode` runs for every link of a page.
-    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 }

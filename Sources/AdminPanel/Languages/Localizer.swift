@@ -67,7 +67,8 @@ struct Localizer: Sendable {
     /// One pass over the text, so a value that itself contains `{name}` (a product called
     /// "{count}") is never filled again.
     static func fill(_ text: String, _ arguments: [String: String]) -> String {
-        guard !arguments.isEmpty, text.contains("{") else { return text }
+        // On bytes: `String.contains(String)` goes through NSString.
+        guard !arguments.isEmpty, text.utf8.contains(UInt8(ascii: "{")) else { return text }
         var result = ""
         var rest = Substring(text)
         while let open = rest.firstIndex(of: "{") {
