@@ -82,20 +82,25 @@ package enum JSONValue {
 
         private mutating func object(depth: Int) throws(SyntaxError) -> JSONValue {
             index += 1   // {
-            var members: [String: JSONValue] = [:]
+            // Pairs first, then one dictionary of the right size: a key is hashed once and the
+            // table never grows (this parse runs for every list page the panel shows).
+            var members: [(String, JSONValue)] = []
             skipWhitespace()
-            if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object([:]) }
             while true {
                 skipWhitespace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw SyntaxError() }
                 let key = try string()
                 try expect(UInt8(ascii: ":"))
                 let member = try value(depth: depth + 1)
-                if members[key] == nil { members[key] = member }
+                members.append((key, member))
                 skipWhitespace()
                 guard index < bytes.count else { throw SyntaxError() }
                 if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-                if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
+                if bytes[index] == UInt8(ascii: "}") {
+                    index += 1
+                    return .object(Dictionary(members, uniquingKeysWith: { first, _ in first }))
+                }
                 throw SyntaxError()
             }
         }
