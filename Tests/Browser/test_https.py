@@ -47,6 +47,17 @@ def fetch(panel, path):
         connection.close()
 
 
+def post(panel, path, origin):
+    connection = http.client.HTTPSConnection("127.0.0.1", panel.port, timeout=10, context=unverified_tls())
+    try:
+        connection.request("POST", path, body="name=boss&password=x",
+                           headers={"Origin": origin, "Content-Type": "application/x-www-form-urlencoded"})
+        answer = connection.getresponse()
+        return answer.status, answer.read()
+    finally:
+        connection.close()
+
+
 def fill_and_submit(driver, fields, form_selector):
     form = driver.find_element(By.CSS_SELECTOR, form_selector)
     for name, value in fields.items():
@@ -82,6 +93,15 @@ def test_answers_carry_hsts_and_secure_cookies(https_panel):
     for path in ["/static/app.css", "/no-such-page"]:
         _, headers, _ = fetch(https_panel, path)
         assert dict(headers).get("Strict-Transport-Security") == "max-age=31536000", path
+
+
+def test_a_post_from_the_plain_http_origin_is_refused(https_panel):
+    # Nothing of the panel's is served at http://host:port (that port speaks TLS): such a page
+    # could only come from someone answering in its place.
+    status, body = post(https_panel, "/login", f"http://127.0.0.1:{https_panel.port}")
+    assert status == 403 and b"another site" in body
+    _, body = post(https_panel, "/login", https_panel.url)      # (then refused for its missing form token)
+    assert b"another site" not in body
 
 
 def test_plain_http_on_the_https_port_gets_a_400_naming_the_https_address(https_panel, https_browser):
