@@ -59,6 +59,13 @@ import Testing
         }
     }
 
+    @Test func anHTTPSPanelHasNoPlainHTTPOrigin() throws {
+        let list = try HostAllowList(bindHost: "127.0.0.1", allowedHosts: [], interfaces: [], hostName: "")
+        #expect(list.allows(origin: "https://127.0.0.1:8443", port: 8443, servesHTTPS: true))
+        #expect(!list.allows(origin: "http://127.0.0.1:8443", port: 8443, servesHTTPS: true))
+        #expect(list.allows(origin: "https://127.0.0.1:8080", port: 8080, servesHTTPS: false))   // a TLS proxy in front
+    }
+
     @Test func launchOptionsCollectRepeatedAllowedHosts() throws {
         let options = try LaunchOptions.parse(["--allowed-host", "a.example", "--allowed-host=b.example:9000"], environment: [:])
         #expect(options.allowedHosts == ["a.example", "b.example:9000"])

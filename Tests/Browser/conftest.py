@@ -7,6 +7,7 @@ import json
 import os
 import random
 import socket
+import ssl
 import struct
 import subprocess
 import tempfile
@@ -38,11 +39,21 @@ def admin_binary():
     return os.path.join(bin_dir, "openmarket-admin")
 
 
+def unverified_tls():
+    """A client TLS context that accepts the panel's self-signed certificate (tests compare its
+    fingerprint with the printed one instead)."""
+    context = ssl.create_default_context()
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    return context
+
+
 class Panel:
     def __init__(self, data_dir, extra_args=()):
         self.port = free_port()
         self.sandbox_port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
+        self.https = "--tls" in extra_args and extra_args[list(extra_args).index("--tls") + 1] == "on"
+        self.url = f"{'https' if self.https else 'http'}://127.0.0.1:{self.port}"
         self.api = f"http://127.0.0.1:{self.sandbox_port}"
         self.log = open(os.path.join(data_dir, "panel.log"), "w")
         self.process = subprocess.Popen(
@@ -52,7 +63,8 @@ class Panel:
         deadline = time.time() + 60
         while True:
             try:
-                with urllib.request.urlopen(self.url + "/healthz", timeout=2) as answer:
+                with urllib.request.urlopen(self.url + "/healthz", timeout=2,
+                                            context=unverified_tls() if self.https else None) as answer:
                     if answer.status == 200:
                         break
             except OSError:
@@ -61,14 +73,18 @@ class Panel:
                 raise RuntimeError("openmarket-admin did not start; see " + self.log.name)
             time.sleep(0.2)
 
-    def setup_link(self):
-        """The `Set up the owner account: URL` line the panel printed at start (sign-in on)."""
+    def printed(self, label):
+        """The value of the `label: value` line the panel printed at start."""
         self.log.flush()
         with open(self.log.name) as printed:
             for line in printed:
-                if line.startswith("Set up the owner account: "):
+                if line.startswith(label + ": "):
                     return line.split(": ", 1)[1].strip()
-        raise AssertionError("no setup link printed; see " + self.log.name)
+        raise AssertionError(f"no '{label}' line printed; see " + self.log.name)
+
+    def setup_link(self):
+        """The `Set up the owner account: URL` line the panel printed at start (sign-in on)."""
+        return self.printed("Set up the owner account")
 
     def register(self, name, price=12000, discounted=0, stock=3, currency="KRW", images=None):
         """Registers a product straight on the sandbox API, as another client would."""
@@ -112,12 +128,12 @@ def signed_panel():
         running.stop()
 
 
-def make_browser(javascript=True, language="en-US"):
+def make_browser(javascript=True, language="en-US", extra_arguments=()):
     """`language` is the browser's own language (UI and Accept-Language), like a Korean seller's."""
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
     for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,1000",
-                     f"--lang={language}"]:
+                     f"--lang={language}", *extra_arguments]:
         options.add_argument(argument)
     prefs = {"intl.accept_languages": language}
     if not javascript:

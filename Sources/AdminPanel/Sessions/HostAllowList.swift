@@ -76,10 +76,12 @@ public struct HostAllowList: Sendable, Equatable {
     }
 
     /// Whether an `Origin` header value (`scheme://host[:port]`) is this panel's own origin.
-    /// `null` and anything but http(s) are foreign.
-    public func allows(origin: String, port: Int) -> Bool {
+    /// `null` and anything but http(s) are foreign. A panel that serves HTTPS itself has no
+    /// `http://` origin: such a page could only come from someone answering in its place.
+    /// (A plain panel accepts `https://` too, for a TLS proxy in front of it.)
+    public func allows(origin: String, port: Int, servesHTTPS: Bool = false) -> Bool {
         let lowered = origin.lowercased()
-        for scheme in ["http://", "https://"] where lowered.hasPrefix(scheme) {
+        for scheme in servesHTTPS ? ["https://"] : ["http://", "https://"] where lowered.hasPrefix(scheme) {
             let authority = String(lowered.dropFirst(scheme.count))
             guard !authority.contains("/") else { return false }
             return allows(host: authority, port: port)

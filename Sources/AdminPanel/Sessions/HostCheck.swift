@@ -18,11 +18,14 @@ extension PanelApp {
     }
 
     /// A POST's `Origin`, when sent, must be one of the panel's own names (`null` and foreign
-    /// origins are refused) — compared with the allow-list, never with the request's `Host`.
+    /// origins are refused) — compared with the allow-list, never with the request's `Host` —
+    /// and `https://` when the panel serves HTTPS.
     func originCheckMiddleware() -> Middleware {
-        { [self] request, next in
+        let servesHTTPS = configuration.tls != nil
+        return { [self] request, next in
             guard request.method == "POST", let origin = request.headers["Origin"],
-                  !hostAllowList.allows(origin: origin, port: listeningPort.value) else { return try await next(request) }
+                  !hostAllowList.allows(origin: origin, port: listeningPort.value, servesHTTPS: servesHTTPS)
+            else { return try await next(request) }
             return await errorPage(PageFailure(status: 403, heading: "failure_origin_heading", message: "failure_origin_message"),
                                    request: request)
         }
