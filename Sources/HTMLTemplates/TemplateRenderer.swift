@@ -12,6 +12,9 @@ struct TemplateRenderer {
 
     /// Deep enough for any sane page; stops a partial that includes itself forever.
     private static let maximumDepth = 64
+    /// Far beyond any real page (the list of 100 products is ~150 KB): partials that include each
+    /// other inside loops multiply, and such a template bug should fail, not take the process's memory.
+    static let maximumOutputBytes = 8 * 1024 * 1024
 
     mutating func render(_ nodes: [TemplateNode], into output: inout String) throws(TemplateError) {
         guard depth < Self.maximumDepth else {
@@ -20,6 +23,9 @@ struct TemplateRenderer {
         depth += 1
         defer { depth -= 1 }
         for node in nodes {
+            guard output.utf8.count <= Self.maximumOutputBytes else {
+                throw TemplateError(template: "", line: 0, reason: "the page grew beyond \(Self.maximumOutputBytes) bytes")
+            }
             switch node {
             case .text(let text):
                 output += text

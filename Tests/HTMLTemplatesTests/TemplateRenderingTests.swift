@@ -109,4 +109,14 @@ private func render(_ source: String, _ context: TemplateValue, partials: [Strin
         #expect(try set.render("list", ["n": "x"]) == "<ul><li>x</li></ul>")
         #expect(throws: TemplateError.self) { try set.render("nope", [:]) }
     }
+
+    /// Partials that include each other inside loops multiply their output: past the bound the
+    /// render fails instead of growing without end (found by the templates fuzz target).
+    @Test func outputBeyondTheBoundIsAnError() throws {
+        let items = TemplateValue.list(Array(repeating: "x", count: 100))
+        let partials = ["a": "{{#items}}{{>b}}{{/items}}", "b": String(repeating: "y", count: 1024)]
+        // 100 × 100 × 1 KiB = 10 MB > 8 MiB; one level less is fine.
+        #expect(throws: TemplateError.self) { try render("{{#items}}{{>a}}{{/items}}", ["items": items], partials: partials) }
+        #expect(try render("{{>a}}", ["items": items], partials: partials).utf8.count == 100 * 1024)
+    }
 }
