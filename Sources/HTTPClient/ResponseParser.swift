@@ -184,7 +184,11 @@ struct ResponseParser {
     /// The CRLF-terminated line at `start` (without its CRLF), consumed; nil when it is not all
     /// here yet, or when it breaks the rules (then `state` is `.failed`): a bare CR or LF, or
     /// more than `maxLength` bytes.
-    private mutating func nextLine(maxLength: Int) -> Range<Int>? {
+    private mutating func nextLine(maxLength budget: Int) -> Range<Int>? {
+        // A section's last line may spend the budget's final bytes on its CRLF, leaving it below
+        // zero: only the empty line that ends the section fits then. Without the clamp, a split
+        // landing right there failed at once, while the same bytes in one piece were accepted.
+        let maxLength = max(0, budget)
         let searchEnd = min(buffer.count, start + max(0, maxLength) + 2)
         guard let lf = find(ASCII.lf, in: max(scanned, start)..<searchEnd) else {
             scanned = searchEnd

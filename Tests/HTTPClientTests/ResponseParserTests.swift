@@ -132,6 +132,23 @@ import Testing
         }
     }
 
+    /// Found by the response-parser fuzz target: a trailer line that uses the section's last
+    /// bytes, then the empty line. Accepted whole, it was refused when a piece ended right there.
+    @Test func aSectionFilledToItsLimitEndsTheSameHoweverSplit() throws {
+        var limits = ResponseParser.Limits()
+        limits.maxHeaderBytes = 64
+        let trailer = "T: " + String(repeating: "t", count: 61)   // 64 bytes: the whole budget
+        let raw = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1\r\nx\r\n0\r\n" + trailer + "\r\n\r\n"
+        for pieces in splittings(of: Array(raw.utf8)) {
+            let response = try #require(complete(parse(pieces, limits: limits)), "\(pieces.map(\.count))")
+            #expect(response.body == Data("x".utf8))
+        }
+        // One byte more than the empty line is refused, whole or split.
+        for pieces in splittings(of: Array((raw.dropLast(2) + "X\r\n\r\n").utf8)) {
+            #expect(reason(parse(pieces, eof: true, limits: limits)) != nil)
+        }
+    }
+
     @Test func bytesAfterTheResponseMakeTheConnectionSingleUse() throws {
         let raw = Array("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nokHTTP/1.1 200 OK\r\n".utf8)
         let response = try #require(complete(parse([raw])))
