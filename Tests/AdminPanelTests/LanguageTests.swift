@@ -10,9 +10,23 @@ import OpenMarketCore
     static let en = Localizer(catalog: catalogs[.en])
     static let ko = Localizer(catalog: catalogs[.ko])
 
+    /// Every text of a language: `<language>.json` and each feature's `<feature>.<language>.json`.
     static func texts(_ language: Language) throws -> [String: String] {
-        let data = try Data(contentsOf: stringsFolder.appendingPathComponent("\(language.rawValue).json"))
-        return try JSONDecoder().decode([String: String].self, from: data)
+        try Catalogs(directory: stringsFolder)[language].texts
+    }
+
+    @Test func featureFilesJoinTheCatalogAndMayNotRepeatAKey() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("strings-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for language in Language.allCases {
+            try Data(#"{"a": "A"}"#.utf8).write(to: folder.appendingPathComponent("\(language.rawValue).json"))
+            try Data(#"{"feature_b": "B"}"#.utf8).write(to: folder.appendingPathComponent("feature.\(language.rawValue).json"))
+        }
+        let joined = try Catalogs(directory: folder)
+        #expect(joined[.ko].texts == ["a": "A", "feature_b": "B"])
+        try Data(#"{"a": "again"}"#.utf8).write(to: folder.appendingPathComponent("other.ko.json"))
+        #expect(throws: PanelStartupError.self) { try Catalogs(directory: folder) }
     }
 
     @Test func everyKeyIsInEveryLanguage() throws {

@@ -12,7 +12,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: parent) }
         let live = try ScratchFolder.claim(in: parent)
         let spool = try live.subfolder("spool")
-        FileManager.default.createFile(atPath: spool.appendingPathComponent("upload").path, contents: Data("x".utf8))
+        _ = FileManager.default.createFile(atPath: spool.appendingPathComponent("upload").path, contents: Data("x".utf8))
         let mode = try FileManager.default.attributesOfItem(atPath: live.url.path)[.posixPermissions] as? Int
         #expect(mode == 0o700)
 
@@ -20,8 +20,8 @@ import Testing
         // whose lock file was never made.
         let dead = parent.appendingPathComponent("123-dead")
         try FileManager.default.createDirectory(at: dead.appendingPathComponent("staging"), withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: dead.appendingPathComponent("staging/a.png").path, contents: Data(count: 10))
-        FileManager.default.createFile(atPath: dead.path + ".lock", contents: nil)
+        _ = FileManager.default.createFile(atPath: dead.appendingPathComponent("staging/a.png").path, contents: Data(count: 10))
+        _ = FileManager.default.createFile(atPath: dead.path + ".lock", contents: nil)
         let lockless = parent.appendingPathComponent("456-lockless")
         try FileManager.default.createDirectory(at: lockless, withIntermediateDirectories: true)
 

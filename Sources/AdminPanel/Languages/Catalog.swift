@@ -2,7 +2,8 @@ import Foundation
 import HTMLTemplates
 import OpenMarketCore
 
-/// One language's texts: a flat JSON object `key → text` in `Templates/strings/<language>.json`.
+/// One language's texts: flat JSON objects `key → text` in `Templates/strings/<language>.json`
+/// and `Templates/strings/<feature>.<language>.json`.
 /// Texts may hold `{name}` placeholders, filled by `Localizer`. Keys starting with `js_` are also
 /// handed to `app.js`. A key ending in `_one` is the singular form of the key without it.
 struct Catalog: Sendable {
@@ -47,13 +48,25 @@ struct Catalogs: Sendable {
 
     init(directory: URL) throws {
         var loaded: [Language: Catalog] = [:]
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         for language in Language.allCases {
-            let file = directory.appendingPathComponent("\(language.rawValue).json")
-            let texts: [String: String]
-            do {
-                texts = try JSONDecoder().decode([String: String].self, from: Data(contentsOf: file))
-            } catch {
-                throw PanelStartupError("the language catalog \(file.path) could not be read: \(error)")
+            // `<language>.json` holds the shared texts; `<feature>.<language>.json` files keep a
+            // feature's texts beside it, so features added side by side never edit one file.
+            let suffix = ".\(language.rawValue).json"
+            let files = ["\(language.rawValue).json"] + names.filter { $0.hasSuffix(suffix) }.sorted()
+            var texts: [String: String] = [:]
+            for name in files {
+                let file = directory.appendingPathComponent(name)
+                let part: [String: String]
+                do {
+                    part = try JSONDecoder().decode([String: String].self, from: Data(contentsOf: file))
+                } catch {
+                    throw PanelStartupError("the language catalog \(file.path) could not be read: \(error)")
+                }
+                if let twice = part.keys.first(where: { texts[$0] != nil }) {
+                    throw PanelStartupError("the language catalog \(file.path) defines “\(twice)” again")
+                }
+                texts.merge(part) { first, _ in first }
             }
             loaded[language] = Catalog(language: language, texts: texts)
         }
