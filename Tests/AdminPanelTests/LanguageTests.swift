@@ -3,16 +3,16 @@ import Testing
 import OpenMarketCore
 @testable import AdminPanel
 
-/// The catalogs (Templates/strings/*.json) and the language choice.
+/// The stringCatalogs (Templates/strings/*.json) and the language choice.
 @Suite struct LanguageTests {
     static let stringsFolder = PanelHarness.repository.appendingPathComponent("Templates/strings")
-    static let catalogs = try! Catalogs(directory: stringsFolder)
-    static let en = Localizer(catalog: catalogs[.en])
-    static let ko = Localizer(catalog: catalogs[.ko])
+    static let stringCatalogs = try! StringCatalogs(directory: stringsFolder)
+    static let en = Localizer(catalog: stringCatalogs[.en])
+    static let ko = Localizer(catalog: stringCatalogs[.ko])
 
     /// Every text of a language: `<language>.json` and each feature's `<feature>.<language>.json`.
     static func texts(_ language: Language) throws -> [String: String] {
-        try Catalogs(directory: stringsFolder)[language].texts
+        try StringCatalogs(directory: stringsFolder)[language].texts
     }
 
     @Test func featureFilesJoinTheCatalogAndMayNotRepeatAKey() throws {
@@ -23,29 +23,29 @@ import OpenMarketCore
             try Data(#"{"a": "A"}"#.utf8).write(to: folder.appendingPathComponent("\(language.rawValue).json"))
             try Data(#"{"feature_b": "B"}"#.utf8).write(to: folder.appendingPathComponent("feature.\(language.rawValue).json"))
         }
-        let joined = try Catalogs(directory: folder)
+        let joined = try StringCatalogs(directory: folder)
         #expect(joined[.ko].texts == ["a": "A", "feature_b": "B"])
         try Data(#"{"a": "again"}"#.utf8).write(to: folder.appendingPathComponent("other.ko.json"))
-        #expect(throws: PanelStartupError.self) { try Catalogs(directory: folder) }
+        #expect(throws: PanelStartupError.self) { try StringCatalogs(directory: folder) }
     }
 
     @Test func everyKeyIsInEveryLanguage() throws {
         let english = try Self.texts(.en), korean = try Self.texts(.ko)
         #expect(Set(english.keys).subtracting(korean.keys).isEmpty, "missing in ko")
         #expect(Set(korean.keys).subtracting(english.keys).isEmpty, "missing in en")
-        #expect(Catalogs.problems([.en: Catalog(language: .en, texts: english), .ko: Catalog(language: .ko, texts: korean)]).isEmpty)
+        #expect(StringCatalogs.problems([.en: StringCatalog(language: .en, texts: english), .ko: StringCatalog(language: .ko, texts: korean)]).isEmpty)
     }
 
     @Test func aMissingKeyOrPlaceholderFailsStartUp() throws {
         var korean = try Self.texts(.ko)
         let english = try Self.texts(.en)
         korean.removeValue(forKey: "list_heading")
-        let problems = Catalogs.problems([.en: Catalog(language: .en, texts: english), .ko: Catalog(language: .ko, texts: korean)])
+        let problems = StringCatalogs.problems([.en: StringCatalog(language: .en, texts: english), .ko: StringCatalog(language: .ko, texts: korean)])
         #expect(problems == ["ko lacks “list_heading”"])
         korean = try Self.texts(.ko)
         korean["flash_saved"] = "저장했습니다."
         #expect(throws: PanelStartupError.self) {
-            try Catalogs([.en: Catalog(language: .en, texts: english), .ko: Catalog(language: .ko, texts: korean)])
+            try StringCatalogs([.en: StringCatalog(language: .en, texts: english), .ko: StringCatalog(language: .ko, texts: korean)])
         }
     }
 

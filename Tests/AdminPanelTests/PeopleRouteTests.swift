@@ -175,7 +175,7 @@ import HTTPServer
 
 extension Localizer {
     static func english(_ key: String) -> String {
-        let catalogs = try! Catalogs(directory: PanelHarness.repository.appendingPathComponent("Templates/strings"))
-        return Localizer(catalog: catalogs[.en])(key)
+        let stringCatalogs = try! StringCatalogs(directory: PanelHarness.repository.appendingPathComponent("Templates/strings"))
+        return Localizer(catalog: stringCatalogs[.en])(key)
     }
 }

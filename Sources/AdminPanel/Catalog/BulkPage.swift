@@ -74,7 +74,7 @@ extension PanelApp {
             if let updated = outcome.updated { await catalogRecord(updated) }
             if outcome.deleted { await catalogRemove(outcome.id) }
             if let removed = outcome.removed { await forgetMedia(of: removed) }
-            let reason = Localizer(catalog: catalogs[.en])(outcome.reason, outcome.arguments)
+            let reason = Localizer(catalog: stringCatalogs[.en])(outcome.reason, outcome.arguments)
             await activity.record(ActivityEntry(session, request, action: "bulk", productID: outcome.id,
                                                 detail: "\(action.name): \(outcome.done ? "done" : "failed") — \(reason)"))
         }

@@ -5,7 +5,7 @@ import OpenMarketCore
 /// The texts, money and dates of one request's language. Handlers get it from the request
 /// (`PanelApp.localizer(for:)`) and call it with a catalog key and the values of its placeholders.
 struct Localizer: Sendable {
-    let catalog: Catalog
+    let catalog: StringCatalog
 
     var language: Language { catalog.language }
 

@@ -6,7 +6,7 @@ import OpenMarketCore
 /// and `Templates/strings/<feature>.<language>.json`.
 /// Texts may hold `{name}` placeholders, filled by `Localizer`. Keys starting with `js_` are also
 /// handed to `app.js`. A key ending in `_one` is the singular form of the key without it.
-struct Catalog: Sendable {
+struct StringCatalog: Sendable {
     let language: Language
     let texts: [String: String]
     /// `{{t.key}}` in every template: built once, shared by every page.
@@ -41,13 +41,13 @@ struct Catalog: Sendable {
 
 /// Every language's catalog, loaded and cross-checked at start: a key missing in one language,
 /// or a placeholder one translation forgot, stops the panel with the list of problems.
-struct Catalogs: Sendable {
-    private let catalogs: [Language: Catalog]
+struct StringCatalogs: Sendable {
+    private let catalogs: [Language: StringCatalog]
 
-    subscript(language: Language) -> Catalog { catalogs[language] ?? catalogs[Language.fallback]! }
+    subscript(language: Language) -> StringCatalog { catalogs[language] ?? catalogs[Language.fallback]! }
 
     init(directory: URL) throws {
-        var loaded: [Language: Catalog] = [:]
+        var loaded: [Language: StringCatalog] = [:]
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         for language in Language.allCases {
             // `<language>.json` holds the shared texts; `<feature>.<language>.json` files keep a
@@ -68,38 +68,38 @@ struct Catalogs: Sendable {
                 }
                 texts.merge(part) { first, _ in first }
             }
-            loaded[language] = Catalog(language: language, texts: texts)
+            loaded[language] = StringCatalog(language: language, texts: texts)
         }
         try self.init(loaded)
     }
 
-    init(_ catalogs: [Language: Catalog]) throws {
-        let problems = Self.problems(catalogs)
+    init(_ stringCatalogs: [Language: StringCatalog]) throws {
+        let problems = Self.problems(stringCatalogs)
         guard problems.isEmpty else {
             throw PanelStartupError("the language catalogs disagree: " + problems.prefix(20).joined(separator: "; "))
         }
-        self.catalogs = catalogs
+        self.catalogs = stringCatalogs
     }
 
-    private init(checked catalogs: [Language: Catalog]) { self.catalogs = catalogs }
+    private init(checked stringCatalogs: [Language: StringCatalog]) { self.catalogs = stringCatalogs }
 
     /// The texts for one API dialect: a key `v1_X` replaces `X` in v1 (the 2021 API asks for the
     /// product's own password where the others ask for the vendor's), so every page, message and
     /// script text speaks of the right password without the templates knowing the dialect.
-    func forDialect(_ dialect: Dialect) -> Catalogs {
+    func forDialect(_ dialect: Dialect) -> StringCatalogs {
         let prefix = dialect.rawValue + "_"
         guard dialect == .v1 else { return self }
-        var overlaid: [Language: Catalog] = [:]
+        var overlaid: [Language: StringCatalog] = [:]
         for (language, catalog) in catalogs {
             var texts = catalog.texts
             for (key, text) in catalog.texts where key.hasPrefix(prefix) { texts[String(key.dropFirst(prefix.count))] = text }
-            overlaid[language] = Catalog(language: language, texts: texts)
+            overlaid[language] = StringCatalog(language: language, texts: texts)
         }
-        return Catalogs(checked: overlaid)
+        return StringCatalogs(checked: overlaid)
     }
 
     /// Keys missing from a language, and texts whose placeholders differ from the English one.
-    static func problems(_ catalogs: [Language: Catalog]) -> [String] {
+    static func problems(_ catalogs: [Language: StringCatalog]) -> [String] {
         var problems: [String] = []
         let allKeys = Set(catalogs.values.flatMap(\.texts.keys))
         for language in Language.allCases {
@@ -111,8 +111,8 @@ struct Catalogs: Sendable {
                 }
                 if text.trimmingCharacters(in: .whitespaces).isEmpty { problems.append("\(language.rawValue) “\(key)” is empty") }
                 if let reference = catalogs[.fallback]?.texts[key],
-                   Catalog.placeholders(reference) != Catalog.placeholders(text) {
-                    problems.append("\(language.rawValue) “\(key)” has placeholders \(Catalog.placeholders(text).sorted()), not \(Catalog.placeholders(reference).sorted())")
+                   StringCatalog.placeholders(reference) != StringCatalog.placeholders(text) {
+                    problems.append("\(language.rawValue) “\(key)” has placeholders \(StringCatalog.placeholders(text).sorted()), not \(StringCatalog.placeholders(reference).sorted())")
                 }
             }
         }

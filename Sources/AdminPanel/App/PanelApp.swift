@@ -12,7 +12,7 @@ final class PanelApp: Sendable {
     let client: OpenMarketClient
     let transport: any HTTPTransport
     let renderer: PageRenderer
-    let catalogs: Catalogs
+    let stringCatalogs: StringCatalogs
     let presenter: ProductPresenter
     let media: MediaLinks
     let sessions: SessionStore
@@ -56,7 +56,7 @@ final class PanelApp: Sendable {
         } catch {
             throw PanelStartupError("templates in \(configuration.templatesDirectory.path) could not be loaded: \(error)")
         }
-        catalogs = try Catalogs(directory: configuration.templatesDirectory.appendingPathComponent("strings"))
+        stringCatalogs = try StringCatalogs(directory: configuration.templatesDirectory.appendingPathComponent("strings"))
             .forDialect(configuration.api.dialect)
         let base = configuration.api.baseURL
         let apiHost = (base.host ?? "?") + (base.port.map { ":\($0)" } ?? "")
@@ -151,7 +151,7 @@ final class PanelApp: Sendable {
     func localizer(for request: HTTPRequest) -> Localizer {
         let language = Language.choose(query: request.query["lang"], cookie: request.cookies[Language.cookieName],
                                        acceptLanguage: request.headers["Accept-Language"])
-        return Localizer(catalog: catalogs[language])
+        return Localizer(catalog: stringCatalogs[language])
     }
 
     /// A visit for a POST whose session is already known (the CSRF check found it).
