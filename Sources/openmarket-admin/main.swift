@@ -133,6 +133,9 @@ configuration.dataDirectory = URL(fileURLWithPath: options.dataDirectory)
 configuration.allowedHosts = options.allowedHosts
 configuration.activityDays = options.activityDays
 configuration.maxConnections = options.maxConnections
+configuration.timeZone = options.timeZone
+configuration.publicURL = options.publicURL
+configuration.trashDays = options.trashDays
 // Listening beyond loopback turns on sign-in (people with their own passwords); --sign-in on loopback too.
 configuration.signIn = options.signIn || !LaunchOptions.isLoopback(options.host)
 

@@ -103,3 +103,34 @@ import Testing
         }
     }
 }
+
+@Suite struct RoundThreeOptionTests {
+    @Test func timeZonePublicURLAndTrashDaysFromFlagOrEnvironment() throws {
+        let defaults = try LaunchOptions.parse([], environment: [:])
+        #expect(defaults.timeZone == TimeZone.current && defaults.publicURL == nil && defaults.trashDays == 30)
+        let given = try LaunchOptions.parse(["--time-zone", "Asia/Seoul", "--public-url", "https://192.168.0.10:8080",
+                                             "--trash-days", "7"], environment: [:])
+        #expect(given.timeZone.identifier == "Asia/Seoul")
+        #expect(given.publicURL?.absoluteString == "https://192.168.0.10:8080")
+        #expect(given.trashDays == 7)
+        let fromEnvironment = try LaunchOptions.parse([], environment: ["OPENMARKET_TIME_ZONE": "Europe/Berlin", "OPENMARKET_TRASH_DAYS": "90"])
+        #expect(fromEnvironment.timeZone.identifier == "Europe/Berlin" && fromEnvironment.trashDays == 90)
+    }
+
+    @Test(arguments: [
+        (["--time-zone", "Mars/Olympus"], "--time-zone must be a zone name"),
+        (["--public-url", "ftp://x"], "--public-url must be an http"),
+        (["--public-url", "https://"], "--public-url must be an http"),
+        (["--trash-days", "0"], "--trash-days must be a number"),
+        (["--trash-days", "lots"], "--trash-days must be a number"),
+    ])
+    func badValuesAreExplainedInOneLine(arguments: [String], reason: String) {
+        do {
+            _ = try LaunchOptions.parse(arguments, environment: [:])
+            Issue.record("expected a problem for \(arguments)")
+        } catch {
+            #expect(error.description.contains(reason))
+            #expect(!error.description.contains("\n"))
+        }
+    }
+}

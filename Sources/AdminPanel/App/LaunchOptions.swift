@@ -34,6 +34,12 @@ public struct LaunchOptions: Sendable, Equatable {
     public var activityDays = 365
     /// `--max-connections`: open connections at most; when full, the longest-idle are closed.
     public var maxConnections = 10_000
+    /// `--time-zone`: the zone times are shown and typed in (default: the system's).
+    public var timeZone = TimeZone.current
+    /// `--public-url`: the address colleagues open (invitation and setup links); nil = worked out.
+    public var publicURL: URL?
+    /// `--trash-days`: how long deleted products stay restorable.
+    public var trashDays = 30
     public var showHelp = false
 
     public enum TLSMode: String, Sendable, Equatable { case auto, on, off }
@@ -60,6 +66,8 @@ public struct LaunchOptions: Sendable, Equatable {
         ("media-origin", "OPENMARKET_MEDIA_ORIGIN"), ("allowed-host", "OPENMARKET_ALLOWED_HOSTS"),
         ("activity-days", "OPENMARKET_ACTIVITY_DAYS"), ("max-connections", "OPENMARKET_MAX_CONNECTIONS"),
         ("tls", "OPENMARKET_TLS"), ("tls-cert", "OPENMARKET_TLS_CERT"), ("tls-key", "OPENMARKET_TLS_KEY"),
+        ("time-zone", "OPENMARKET_TIME_ZONE"), ("public-url", "OPENMARKET_PUBLIC_URL"),
+        ("trash-days", "OPENMARKET_TRASH_DAYS"),
     ]
 
     /// Flags that may be given more than once; their values add up (comma-joined).
@@ -97,6 +105,11 @@ public struct LaunchOptions: Sendable, Equatable {
           --activity-days N   keep the activity log this many days (default 365)
           --max-connections N open connections at most (default 10000); when full, the
                               longest-idle ones are closed to admit new ones
+          --time-zone ZONE    the zone times are shown and typed in, e.g. Asia/Seoul
+                              (default: the system's)
+          --public-url URL    the address colleagues open, for invitation and setup links
+                              (default: this machine's LAN address when listening on all)
+          --trash-days N      keep deleted products restorable this many days (default 30)
           --tls auto|on|off   HTTPS (default auto: on when listening beyond loopback)
           --tls-cert FILE     the HTTPS certificate (PEM, its chain may follow)
           --tls-key FILE      its private key (PEM, readable by you alone: chmod 600);
@@ -109,7 +122,8 @@ public struct LaunchOptions: Sendable, Equatable {
         OPENMARKET_VENDOR_ID, OPENMARKET_DATA, OPENMARKET_SANDBOX_PORT, OPENMARKET_PUBLIC,
         OPENMARKET_TEMPLATES, OPENMARKET_TIMEOUT, OPENMARKET_SIGN_IN (1), OPENMARKET_SEED,
         OPENMARKET_MEDIA_ORIGIN, OPENMARKET_ALLOWED_HOSTS (comma-separated), OPENMARKET_ACTIVITY_DAYS, OPENMARKET_MAX_CONNECTIONS,
-        OPENMARKET_TLS, OPENMARKET_TLS_CERT, OPENMARKET_TLS_KEY.
+        OPENMARKET_TLS, OPENMARKET_TLS_CERT, OPENMARKET_TLS_KEY, OPENMARKET_TIME_ZONE,
+        OPENMARKET_PUBLIC_URL, OPENMARKET_TRASH_DAYS.
         """
 
     /// A bad command line, explained in one line (the executable exits with status 2).
@@ -247,6 +261,25 @@ public struct LaunchOptions: Sendable, Equatable {
                 throw Problem(description: "--activity-days must be a number of days from 1 to 36500")
             }
             activityDays = value
+        }
+        if let text = given["time-zone"] {
+            guard let zone = TimeZone(identifier: text) else {
+                throw Problem(description: "--time-zone must be a zone name like Asia/Seoul, not '\(text)'")
+            }
+            timeZone = zone
+        }
+        if let text = given["public-url"] {
+            guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+                  let host = url.host, !host.isEmpty, url.query == nil, url.fragment == nil else {
+                throw Problem(description: "--public-url must be an http:// or https:// address like https://192.168.0.10:8080, not '\(text)'")
+            }
+            publicURL = url
+        }
+        if let text = given["trash-days"] {
+            guard let value = Int(text), (1...3_650).contains(value) else {
+                throw Problem(description: "--trash-days must be a number of days from 1 to 3650")
+            }
+            trashDays = value
         }
         if let text = given["max-connections"] {
             guard let value = Int(text), (1...1_000_000).contains(value) else {

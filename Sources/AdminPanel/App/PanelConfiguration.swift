@@ -34,6 +34,12 @@ public struct PanelConfiguration: Sendable {
     public var activityDays = 365
     /// `--max-connections` (see `ServerLimits.maxConnections`).
     public var maxConnections = 10_000
+    /// `--time-zone`: the zone every time is shown in (with the zone named) and typed in.
+    public var timeZone = TimeZone.current
+    /// `--public-url`: the address colleagues open; nil = worked out from the listening address.
+    public var publicURL: URL?
+    /// `--trash-days`: deleted products stay restorable this long.
+    public var trashDays = 30
     public var stagingLifetime: TimeInterval = 3600
     /// Origins besides the API's whose images `/media` may fetch (the real API keeps its images
     /// in a storage bucket on another host). Empty = the API's origin only.
