@@ -41,6 +41,7 @@ let package = Package(
 
         .testTarget(name: "OpenMarketCoreTests", dependencies: ["OpenMarketCore"], exclude: ["Fixtures"]),
         .testTarget(name: "NetworkIOTests", dependencies: ["NetworkIO"]),
+        .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore"]),
         // Byte splitting for parser tests; child processes on posix_spawn (not Foundation's Process).
         .systemLibrary(name: "CSpawn", path: "Tests/CSpawn"),
         .target(name: "TestSupport", dependencies: ["CSpawn"], path: "Tests/TestSupport"),
