@@ -1,11 +1,12 @@
 import Foundation
 import HTTPServer
 import Testing
+import TestSupport
 import OpenMarketCore
 @testable import AdminPanel
 
 /// The catalog views end to end: a real sandbox, a real panel, changes made straight on the API.
-@Suite struct CatalogRouteTests {
+@Suite(.awaitsTeardown) struct CatalogRouteTests {
     static func ids(_ page: TestResponse) -> [Int] {
         page.text.components(separatedBy: "data-product-id=\"").dropFirst().compactMap { Int($0.prefix { $0.isNumber }) }
     }
@@ -20,7 +21,7 @@ import OpenMarketCore
 
     @Test func sortedFilteredViewsComeFromTheCopyWithControlsAndCounts() async throws {
         let harness = try await PanelHarness.start()
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         let cheap = try await Self.make(harness, "Cheap sold out", price: 9000, discount: 5000, stock: 0)   // pays 4,000
         let mid = try await Self.make(harness, "Mid sold out", price: 5000, stock: 0)
         let tie = try await Self.make(harness, "Tie sold out", price: 4000, stock: 0)
@@ -50,7 +51,7 @@ import OpenMarketCore
 
     @Test func absurdPagesAndSizesGiveANormalPage() async throws {
         let harness = try await PanelHarness.start(.init(seed: 25))
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         let huge = try await harness.browser.get("/products?per_page=1000000000&sort=name")
         #expect(huge.status == 200 && Self.ids(huge).count == 20)
         let negative = try await harness.browser.get("/products?page=-1&sort=oldest")
@@ -67,7 +68,7 @@ import OpenMarketCore
 
     @Test func syncPicksUpChangesMadeDirectlyOnTheAPI() async throws {
         let harness = try await PanelHarness.start()
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         let kept = try await Self.make(harness, "Kept")
         let doomed = try await Self.make(harness, "Doomed")
         let first = try await harness.browser.get("/products?sort=oldest")
@@ -103,7 +104,7 @@ import OpenMarketCore
 
     @Test func changesThroughThePanelShowAtOnceAndBackReturnsThere() async throws {
         let harness = try await PanelHarness.start(.init(seed: 3))
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         let product = try await Self.make(harness, "Edit me", stock: 4)
         let listURL = "/products?page=1&view=list&stock=in-stock&per_page=50"
         #expect(Self.ids(try await harness.browser.get(listURL)).contains(product.id))
@@ -143,9 +144,9 @@ import OpenMarketCore
 
     @Test func apiDownKeepsShowingTheCopyWithItsAgeAndAWarning() async throws {
         let stub = try StubAPI { _ in .text("down", status: 500) }
-        defer { Task { await stub.stop() } }
+        Teardown.add { await stub.stop() }
         let harness = try await PanelHarness.start(.init(seed: 2))
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         let page = try await harness.browser.get("/products?sort=name")
         #expect(Self.ids(page).count == 2)
         // Stop the sandbox: the copy stays, with its age and a warning; the retry waits.
@@ -163,7 +164,7 @@ import OpenMarketCore
 
     @Test func csvExportHasTheBOMHeaderAndEveryProductOfTheView() async throws {
         let harness = try await PanelHarness.start(.init(seed: 30))
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         let formula = try await Self.make(harness, "=HYPERLINK(\"x\") 키보드", price: 12.5, discount: 2.5, stock: 0, currency: .USD)
         let csv = try await harness.browser.get("/products/export.csv?sort=oldest&per_page=20&page=1")
         #expect(csv.status == 200)
@@ -184,7 +185,7 @@ import OpenMarketCore
 
     @Test func newProductsNoticeAppearsWithoutAndWithJavaScript() async throws {
         let harness = try await PanelHarness.start(.init(seed: 2))
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         let first = try await harness.browser.get("/products")
         #expect(!first.text.contains("data-new-products"))
         let known = try #require(first.text.components(separatedBy: "data-newest-id=\"").dropFirst().first.flatMap { Int($0.prefix { $0.isNumber }) })

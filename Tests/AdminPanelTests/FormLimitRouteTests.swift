@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import AdminPanel
 
 /// Each form limit gets its own 413 message: many tiny parts, a huge part header and a long

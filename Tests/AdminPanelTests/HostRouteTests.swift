@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import AdminPanel
 
 /// DNS rebinding over real sockets: a page that points its own name at the panel gets nothing.

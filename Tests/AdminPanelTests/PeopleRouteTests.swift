@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import OpenMarketCore
 import HTTPServer
 @testable import AdminPanel

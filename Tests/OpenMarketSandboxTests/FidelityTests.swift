@@ -1,16 +1,17 @@
 import Foundation
 import OpenMarketCore
 import Testing
+import TestSupport
 @testable import OpenMarketSandbox
 
 /// What real third-party clients tripped over: trailing slashes, image URL extensions, the shape
 /// of v2a product secrets, control characters in text, missing headers.
-@Suite struct FidelityTests {
+@Suite(.awaitsTeardown) struct FidelityTests {
     /// Every v2 route with one trailing slash answers like the route without it.
     @Test(arguments: [Dialect.v2a, .v2b])
     func everyV2RouteTakesATrailingSlash(dialect: Dialect) async throws {
         let harness = try SandboxHarness(dialect: dialect)
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         #expect(try await harness.get("/healthChecker/").text == "\"OK\"")
         // The 2023 client: register at `/api/products/`, list at `/api/products/?…`.
         let multipart = Multipart.product(dialect: dialect, secret: harness.secret, images: [SampleProducts.image(index: 2, imageIndex: 0)])
@@ -45,7 +46,7 @@ import Testing
 
     @Test func everyV1RouteTakesATrailingSlash() async throws {
         let harness = try SandboxHarness(dialect: .v1)
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         let form = V1APITests.form(V1APITests.validFields)
         let created = try await RawHTTP.send(port: harness.port, method: "POST", path: "/item/",
                                              headers: [("Content-Type", form.contentType)], body: form.body)
@@ -75,7 +76,7 @@ import Testing
 
     @Test func theV2aSecretEndpointAnswersAVersion1ShapedSecret() async throws {
         let harness = try SandboxHarness(dialect: .v2a)
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         let id = try await harness.registerProduct()
         let secret = try await harness.send("POST", "/api/products/\(id)/secret", json: #"{"secret":"\#(harness.secret)"}"#)
         #expect(secret.text.range(of: #"^[0-9a-f]{8}-[0-9a-f]{4}-11ec-[89ab][0-9a-f]{3}-[0-9a-f]{12}$"#, options: .regularExpression) != nil)
@@ -86,7 +87,7 @@ import Testing
     @Test(arguments: [Dialect.v2a, .v2b])
     func controlCharactersAreRefusedByField(dialect: Dialect) async throws {
         let harness = try SandboxHarness(dialect: dialect)
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         let key = dialect == .v2a ? "descriptions" : "description"
         var multipart = Multipart()
         multipart.add(name: "params", data: Data(#"{"name":"\u0000\u0000\u0000abc","\#(key)":"fine\ttext\r\n","price":10,"currency":"KRW","secret":"\#(harness.secret)"}"#.utf8))
@@ -108,7 +109,7 @@ import Testing
     @Test(arguments: [Dialect.v2a, .v2b])
     func imageURLsTakeTheExtensionOfTheDetectedFormat(dialect: Dialect) async throws {
         let harness = try SandboxHarness(dialect: dialect)
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         let gif: [UInt8] = Array("GIF89a".utf8) + [1, 0, 1, 0, 0, 0, 0, 0x3B]
         var multipart = Multipart()
         multipart.add(name: "params", data: Data(Multipart.params(dialect: dialect, secret: harness.secret).utf8))

@@ -1,11 +1,12 @@
 import Foundation
 import OpenMarketCore
 import Testing
+import TestSupport
 @testable import OpenMarketSandbox
 
 /// `--dialect v1` end to end over real sockets: every endpoint, byte for byte where the API notes
 /// fix the bytes, and the bad input the notes name.
-@Suite struct V1APITests {
+@Suite(.awaitsTeardown) struct V1APITests {
     static let png = SampleProducts.image(index: 1, imageIndex: 0)
     static let gif: [UInt8] = Array("GIF89a".utf8) + [2, 0, 2, 0, 0, 0, 0, 0x3B]
 
@@ -54,7 +55,7 @@ import Testing
 
     @Test func registerAnswersTheDetailInTheDocumentedShape() async throws {
         let harness = try SandboxHarness(dialect: .v1)
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         let response = try await Self.send(harness, "POST", "/item", Self.form(Self.validFields, images: [Self.png, Self.gif]))
         #expect(response.status == 200)
         #expect(response.header("Content-Type") == "application/json; charset=utf-8")
@@ -81,7 +82,7 @@ import Testing
 
     @Test func listPagesAreOldestFirstTwentyAPageAndEmptyPastTheEnd() async throws {
         let harness = try SandboxHarness(dialect: .v1, seed: 23)
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         let first = try await harness.get("/items/1")
         #expect(first.status == 200 && first.header("Content-Type") == "application/json; charset=utf-8")
         let page = try OpenMarketJSON.decodeV1ListPage(first.body)
@@ -104,13 +105,13 @@ import Testing
     @Test(arguments: ["abc", "0", "-1", "1.5", "+1", "%201", "99999999999999999999"])
     func badPagesAre400(page: String) async throws {
         let harness = try SandboxHarness(dialect: .v1)
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         Self.expectError(try await harness.get("/items/\(page)"), 400, "page: must be a whole number of 1 or more")
     }
 
     @Test func unknownRoutesMethodsAndV2RoutesAre404() async throws {
         let harness = try SandboxHarness(dialect: .v1, seed: 1)
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         for path in ["/items", "/item", "/healthChecker", "/api/products", "/api/products/1", "/media/x.png", "/item/1/2",
                      "/images/not-a-uuid.png", "/thumbnails/3371E602-2C29-4734-8A9A-83A37DD24EAE.png"] {
             Self.expectError(try await harness.get(path), 404, "Not Found")
@@ -124,7 +125,7 @@ import Testing
 
     @Test func editChangesSentFieldsReplacesImagesAndNeedsThePassword() async throws {
         let harness = try SandboxHarness(dialect: .v1)
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         let id = try await Self.register(harness, images: [Self.png, Self.png])
         let before = try OpenMarketJSON.decodeV1Detail(try await harness.get("/item/\(id)").body)
 
@@ -158,7 +159,7 @@ import Testing
 
     @Test func editRulesJudgeTheItemAfterTheChange() async throws {
         let harness = try SandboxHarness(dialect: .v1)
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         let id = try await Self.register(harness, [("title", "Mouse"), ("descriptions", "A mouse"), ("price", "1000"),
                                                    ("currency", "USD"), ("stock", "3"), ("discounted_price", "500"), ("password", "p")])
         Self.expectError(try await Self.send(harness, "PATCH", "/item/\(id)", Self.form([("password", "p"), ("price", "400")], images: [])),
@@ -178,7 +179,7 @@ import Testing
 
     @Test func deleteNeedsAJSONPasswordAndThenEverythingIsGone() async throws {
         let harness = try SandboxHarness(dialect: .v1)
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         let id = try await Self.register(harness)
         let other = try await Self.register(harness)
         let detail = try OpenMarketJSON.decodeV1Detail(try await harness.get("/item/\(id)").body)
@@ -207,7 +208,7 @@ import Testing
 
     @Test func registerRefusesBadInputNamingTheField() async throws {
         let harness = try SandboxHarness(dialect: .v1)
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         func fields(replacing name: String, with value: String?) -> [(String, String)] {
             Self.validFields.compactMap { $0.0 == name ? value.map { (name, $0) } : $0 }
         }
@@ -247,7 +248,7 @@ import Testing
 
     @Test func malformedBodiesAre400AndOversizedOnes413() async throws {
         let harness = try SandboxHarness(dialect: .v1)
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         let valid = Self.form(Self.validFields)
         func raw(_ contentType: String, _ body: Data) async throws -> RawResponse {
             try await RawHTTP.send(port: harness.port, method: "POST", path: "/item",
@@ -287,7 +288,7 @@ import Testing
 
     @Test func imagePartsAsTheClientsOf2021SentThem() async throws {
         let harness = try SandboxHarness(dialect: .v1)
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         var multipart = Multipart()
         // Images first; one with only a (quoted) Content-Type and no filename; one with a broken
         // filename; a text part named like images (seed 001's "[53412 bytes]") is ignored.
@@ -305,7 +306,7 @@ import Testing
 
     @Test func theClientCoreSpeaksV1() async throws {
         let harness = try SandboxHarness(dialect: .v1)
-        defer { Task { await harness.stop() } }
+        Teardown.add { await harness.stop() }
         let client = harness.client()
         #expect(try await client.healthCheck())
         let image = ImageUpload(filename: "a.png", data: Data(Self.png))

@@ -10,10 +10,10 @@ import Testing
 ///
 /// and the suite's `.awaitsTeardown` trait runs every registered step when the test ends, last
 /// registered first, whether the test passed, failed or threw.
-enum Teardown {
-    @TaskLocal static var steps: Steps?
+public enum Teardown {
+    @TaskLocal public static var steps: Steps?
 
-    static func add(_ step: @escaping @Sendable () async -> Void) {
+    public static func add(_ step: @escaping @Sendable () async -> Void) {
         guard let steps else {
             Issue.record("Teardown.add needs the .awaitsTeardown trait on the suite")
             return
@@ -22,15 +22,15 @@ enum Teardown {
     }
 
     /// The steps of one running test. `@unchecked Sendable`: `list` is only touched under `lock`.
-    final class Steps: @unchecked Sendable {
+    public final class Steps: @unchecked Sendable {
         private let lock = NSLock()
         private var list: [@Sendable () async -> Void] = []
 
-        func append(_ step: @escaping @Sendable () async -> Void) {
+        public func append(_ step: @escaping @Sendable () async -> Void) {
             lock.withLock { list.append(step) }
         }
 
-        func runAll() async {
+        public func runAll() async {
             let steps = lock.withLock { () -> [@Sendable () async -> Void] in
                 defer { list.removeAll() }
                 return list
@@ -41,14 +41,16 @@ enum Teardown {
 }
 
 /// Runs each test of the suite inside its own `Teardown` scope and awaits the steps at the end.
-struct AwaitsTeardown: SuiteTrait, TestTrait, TestScoping {
-    var isRecursive: Bool { true }
+public struct AwaitsTeardown: SuiteTrait, TestTrait, TestScoping {
+    public init() {}
 
-    func scopeProvider(for test: Test, testCase: Test.Case?) -> AwaitsTeardown? {
+    public var isRecursive: Bool { true }
+
+    public func scopeProvider(for test: Test, testCase: Test.Case?) -> AwaitsTeardown? {
         test.isSuite ? nil : self
     }
 
-    func provideScope(for test: Test, testCase: Test.Case?,
+    public func provideScope(for test: Test, testCase: Test.Case?,
                       performing function: @Sendable () async throws -> Void) async throws {
         let steps = Teardown.Steps()
         do {
@@ -63,5 +65,5 @@ struct AwaitsTeardown: SuiteTrait, TestTrait, TestScoping {
 
 extension Trait where Self == AwaitsTeardown {
     /// Await every `Teardown.add` step of each test before the test ends.
-    static var awaitsTeardown: AwaitsTeardown { AwaitsTeardown() }
+    public static var awaitsTeardown: AwaitsTeardown { AwaitsTeardown() }
 }
