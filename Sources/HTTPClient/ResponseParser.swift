@@ -38,16 +38,11 @@ struct ResponseParser {
         case malformed(reason: String)
     }
 
-    private enum Framing { case none, length(Int), chunked, untilClose }
-
     private enum State {
         case statusLine
         case headerLines
+        /// Reading the body through `bodyReader` (framing shared with the server's parser).
         case body
-        case chunkSize
-        case chunkData(remaining: Int)
-        case chunkDataEnd
-        case trailers
         case done
         case failed(String)
     }
@@ -60,13 +55,13 @@ struct ResponseParser {
     /// Where the search for the current line's LF goes on, so no byte is looked at twice.
     private var scanned = 0
     private var state = State.statusLine
-    /// Bytes of the head (or trailer section) read so far, for `maxHeaderBytes`.
+    /// Bytes of the head read so far, for `maxHeaderBytes`.
     private var sectionBytes = 0
     private var interimResponses = 0
     private var minorVersion = 1
     private var status = 0
     private var headers: [(String, String)] = []
-    private var framing = Framing.none
+    private var bodyReader: HTTPBodyReader?
     private var keepAlive = true
     private var body = Data()
 
@@ -90,8 +85,8 @@ struct ResponseParser {
 
     /// The peer closed: completes a read-until-close body, else the response is cut short.
     mutating func finishAtEOF() -> Outcome {
-        switch (state, framing) {
-        case (.body, .untilClose):
+        switch (state, bodyReader?.endsAtClose ?? false) {
+        case (.body, true):
             state = .done
             return .complete(Response(status: status, headers: headers, body: body, reusable: false))
         case (.failed(let reason), _):
@@ -128,54 +123,29 @@ struct ResponseParser {
                 case .failure(let violation): return fail(violation.rawValue)
                 }
             case .body:
-                switch framing {
-                case .none:
-                    state = .done
-                case .length(let remaining):
-                    let n = takeBody(upTo: remaining)
-                    if n == remaining { state = .done } else { framing = .length(remaining - n); return .needMore }
-                case .untilClose:
-                    _ = takeBody(upTo: buffer.count - start)
-                    if body.count > limits.maxBodyBytes { return fail("the body is larger than \(limits.maxBodyBytes) bytes") }
-                    return .needMore
-                case .chunked:
-                    state = .chunkSize
-                }
-            case .chunkSize:
-                guard let line = nextLine(maxLength: limits.maxChunkLineBytes) else { return pendingOrFailed() }
-                switch HTTPSyntax.chunkSize(buffer[line]) {
-                case .failure(let violation):
-                    return fail(violation.rawValue)
-                case .success(0):
-                    sectionBytes = 0
-                    state = .trailers
-                case .success(let size):
-                    guard body.count + size <= limits.maxBodyBytes else {
-                        return fail("the body is larger than \(limits.maxBodyBytes) bytes")
-                    }
-                    state = .chunkData(remaining: size)
-                }
-            case .chunkData(let remaining):
-                guard start < buffer.count else { return .needMore }
-                let n = takeBody(upTo: remaining)
-                state = n == remaining ? .chunkDataEnd : .chunkData(remaining: remaining - n)
-            case .chunkDataEnd:
-                let available = buffer.count - start
-                if available >= 1 && buffer[start] != ASCII.cr { return fail("chunk data not followed by CRLF") }
-                guard available >= 2 else { return .needMore }
-                guard buffer[start + 1] == ASCII.lf else { return fail("chunk data not followed by CRLF") }
-                start += 2
+                guard var reader = bodyReader else { state = .done; continue }
+                let step = reader.next(in: buffer, start: &start)
+                bodyReader = reader
                 scanned = start
-                state = .chunkSize
-            case .trailers:
-                guard let line = nextLine(maxLength: limits.maxHeaderBytes - sectionBytes) else { return pendingOrFailed() }
-                sectionBytes += line.count + 2
-                if line.isEmpty {
-                    state = .done
-                } else if case .failure(let violation) = HTTPSyntax.fieldLine(buffer[line]) {
-                    return fail(violation.rawValue)
+                switch step {
+                case .data(let range): body.append(contentsOf: buffer[range])
+                case .needMore: return .needMore
+                case .end: state = .done
+                case .failed(let failure): return fail(Self.reason(failure))
                 }
             }
+        }
+    }
+
+    /// A body framing failure in the words this parser reports.
+    private static func reason(_ failure: HTTPBodyReader.Failure) -> String {
+        switch failure {
+        case .tooLarge(let limit): "the body is larger than \(limit) bytes"
+        case .lineTooLong(let limit, _): "a line is longer than \(limit) bytes"
+        case .bareLF: "bare LF"
+        case .bareCR: "bare CR"
+        case .chunkDataNotFollowedByCRLF: "chunk data not followed by CRLF"
+        case .syntax(let violation): violation.rawValue
         }
     }
 
@@ -221,15 +191,6 @@ struct ResponseParser {
     private mutating func fail(_ reason: String) -> Outcome {
         state = .failed(reason)
         return .malformed(reason: reason)
-    }
-
-    /// Moves up to `count` buffered bytes into the body; answers how many.
-    private mutating func takeBody(upTo count: Int) -> Int {
-        let n = min(count, buffer.count - start)
-        body.append(contentsOf: buffer[start..<(start + n)])
-        start += n
-        scanned = start
-        return n
     }
 
     // MARK: head
@@ -281,8 +242,9 @@ struct ResponseParser {
             .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
         let lengths = values("Content-Length")
         state = .body
+        let framing: HTTPBodyReader.Framing?
         if isHeadRequest || status == 204 || status == 304 {
-            framing = .none
+            framing = nil
         } else if !codings.isEmpty || !values("Transfer-Encoding").isEmpty {
             if !lengths.isEmpty { return "Content-Length with Transfer-Encoding" }
             if minorVersion == 0 { return "Transfer-Encoding in HTTP/1.0" }
@@ -299,6 +261,10 @@ struct ResponseParser {
         } else {
             framing = .untilClose
             keepAlive = false
+        }
+        bodyReader = framing.map {
+            HTTPBodyReader(framing: $0, maxBodyBytes: limits.maxBodyBytes,
+                           maxChunkLineBytes: limits.maxChunkLineBytes, maxTrailerBytes: limits.maxHeaderBytes)
         }
         return nil
     }

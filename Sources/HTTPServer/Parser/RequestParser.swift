@@ -9,11 +9,8 @@ public struct RequestParser: Sendable {
 
     private enum State: Sendable, Equatable {
         case head
-        case fixed(remaining: Int)
-        case chunkSize
-        case chunkData(remaining: Int)
-        case chunkDataEnd
-        case trailers(bytes: Int)
+        /// Reading the body through `body`.
+        case body
         case emitEnd
         case failed(ParseError)
     }
@@ -31,7 +28,8 @@ public struct RequestParser: Sendable {
     private var headerLines = 0
 
     private var bodyLimit: Int
-    private var bodyReceived = 0
+    /// The current request's body framing (chunks, trailers, limits): shared with the client.
+    private var body: HTTPBodyReader?
 
     public init(limits: ServerLimits = ServerLimits()) {
         self.limits = limits
@@ -58,7 +56,10 @@ public struct RequestParser: Sendable {
     public mutating func endInput() { inputEnded = true }
 
     /// Sets the body limit of the request whose head was just returned (routes differ).
-    public mutating func setBodyLimit(_ limit: Int) { bodyLimit = limit }
+    public mutating func setBodyLimit(_ limit: Int) {
+        bodyLimit = limit
+        body?.maxBodyBytes = limit
+    }
 
     public mutating func feed(_ bytes: UnsafeRawBufferPointer) {
         compact()
@@ -102,66 +103,33 @@ public struct RequestParser: Sendable {
                 state = .head
                 resetHeadScan()
                 return .end
-            case .fixed(let remaining):
-                if bodyReceived + remaining > bodyLimit { return fail(413, "Body exceeds the limit") }
-                guard start < buffer.count else { return .needMore }
-                let n = min(remaining, buffer.count - start)
-                let piece = buffer[start..<(start + n)]
-                start += n
-                bodyReceived += n
-                state = n == remaining ? .emitEnd : .fixed(remaining: remaining - n)
-                return .body(piece)
-            case .chunkSize:
-                guard let lineEnd = findLine(maxLength: limits.maxChunkLineBytes) else {
-                    if case .failed(let e) = state { return .error(e) }
+            case .body:
+                switch body!.next(in: buffer, start: &start) {
+                case .data(let range):
+                    return .body(buffer[range])
+                case .needMore:
                     return .needMore
-                }
-                switch parseChunkSize(start..<lineEnd) {
-                case .failure(let error):
-                    state = .failed(error)
-                    return .error(error)
-                case .success(let size):
-                    start = lineEnd + 2
-                    if size == 0 {
-                        state = .trailers(bytes: 0)
-                    } else if bodyReceived + size > bodyLimit {
-                        return fail(413, "Body exceeds the limit")
-                    } else {
-                        state = .chunkData(remaining: size)
-                    }
-                }
-            case .chunkData(let remaining):
-                guard start < buffer.count else { return .needMore }
-                let n = min(remaining, buffer.count - start)
-                let piece = buffer[start..<(start + n)]
-                start += n
-                bodyReceived += n
-                state = n == remaining ? .chunkDataEnd : .chunkData(remaining: remaining - n)
-                return .body(piece)
-            case .chunkDataEnd:
-                let available = buffer.count - start
-                if available >= 1 && buffer[start] != ASCII.cr { return fail(400, "Chunk data not followed by CRLF") }
-                guard available >= 2 else { return .needMore }
-                guard buffer[start + 1] == ASCII.lf else { return fail(400, "Chunk data not followed by CRLF") }
-                start += 2
-                state = .chunkSize
-            case .trailers(let bytes):
-                let room = max(0, limits.maxHeaderBytes - bytes)
-                guard let lineEnd = findLine(maxLength: room, tooLongStatus: 431) else {
-                    if case .failed(let e) = state { return .error(e) }
-                    return .needMore
-                }
-                let line = start..<lineEnd
-                start = lineEnd + 2
-                if line.isEmpty {
+                case .end:
+                    body = nil
                     state = .emitEnd
-                } else if let error = validateFieldLine(line).error {
+                case .failed(let failure):
+                    let error = Self.parseError(failure)
                     state = .failed(error)
                     return .error(error)
-                } else {
-                    state = .trailers(bytes: bytes + line.count + 2)
                 }
             }
+        }
+    }
+
+    /// A body framing failure as the status the client gets.
+    private static func parseError(_ failure: HTTPBodyReader.Failure) -> ParseError {
+        switch failure {
+        case .tooLarge: ParseError(status: 413, reason: "Body exceeds the limit")
+        case .lineTooLong(_, let inTrailers): ParseError(status: inTrailers ? 431 : 400, reason: "Line too long")
+        case .bareLF: ParseError(status: 400, reason: "Bare LF")
+        case .bareCR: ParseError(status: 400, reason: "Bare CR")
+        case .chunkDataNotFollowedByCRLF: ParseError(status: 400, reason: "Chunk data not followed by CRLF")
+        case .syntax(let violation): ParseError(status: 400, reason: violation.rawValue)
         }
     }
 
@@ -177,29 +145,7 @@ public struct RequestParser: Sendable {
         requestLineEnd = nil
         methodEnded = false
         headerLines = 0
-        bodyReceived = 0
         bodyLimit = limits.defaultBodyLimit
-    }
-
-    /// Finds a CRLF-terminated line at `start`; returns the index of its CR. Sets the failed
-    /// state: 400 for a bare LF, `tooLongStatus` for a line longer than `maxLength`.
-    private mutating func findLine(maxLength: Int, tooLongStatus: Int = 400) -> Int? {
-        let end = min(buffer.count, start + maxLength + 2)
-        var i = start
-        while i < end {
-            if buffer[i] == ASCII.lf {
-                guard i > start, buffer[i - 1] == ASCII.cr else {
-                    state = .failed(ParseError(status: 400, reason: "Bare LF"))
-                    return nil
-                }
-                return i - 1
-            }
-            i += 1
-        }
-        if buffer.count - start > maxLength + 1 {
-            state = .failed(ParseError(status: tooLongStatus, reason: "Line too long"))
-        }
-        return nil
     }
 
     // MARK: head
@@ -308,9 +254,16 @@ public struct RequestParser: Sendable {
             start = headEnd
             resetHeadScan()
             switch framing {
-            case .none, .length(0): state = .emitEnd
-            case .length(let n): state = .fixed(remaining: n)
-            case .chunked: state = .chunkSize
+            case .none, .length(0):
+                state = .emitEnd
+            case .length(let n):
+                body = HTTPBodyReader(framing: .length(n), maxBodyBytes: bodyLimit,
+                                      maxChunkLineBytes: limits.maxChunkLineBytes, maxTrailerBytes: limits.maxHeaderBytes)
+                state = .body
+            case .chunked:
+                body = HTTPBodyReader(framing: .chunked, maxBodyBytes: bodyLimit,
+                                      maxChunkLineBytes: limits.maxChunkLineBytes, maxTrailerBytes: limits.maxHeaderBytes)
+                state = .body
             }
             return .head(head)
         }
@@ -370,11 +323,5 @@ public struct RequestParser: Sendable {
             expectsContinue = true
         }
         return .success((framing, keepAlive, expectsContinue))
-    }
-
-    // MARK: chunks
-
-    private func parseChunkSize(_ line: Range<Int>) -> Result<Int, ParseError> {
-        HTTPSyntax.chunkSize(buffer[line]).mapError { ParseError(status: 400, reason: $0.rawValue) }
     }
 }
