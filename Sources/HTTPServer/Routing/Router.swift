@@ -11,6 +11,9 @@ public struct Router: Sendable {
         let pattern: RoutePattern
         let bodyLimit: Int?
         let handler: HTTPHandler
+        /// `handler` inside every middleware, built when routes or middlewares change rather
+        /// than on every request (it was one closure per middleware per request).
+        var chained: HTTPHandler
     }
 
     /// The outcome of looking a request up, before its body is read.
@@ -22,9 +25,15 @@ public struct Router: Sendable {
 
     private(set) var routes: [Route] = []
     /// Applied in order: the first is the outermost. They also wrap 404 and 405 answers.
-    public var middlewares: [Middleware] = []
+    public var middlewares: [Middleware] = [] {
+        didSet { rebuildChains() }
+    }
     /// Renders unknown paths; the default answers a plain-text 404.
-    public var notFoundHandler: HTTPHandler?
+    public var notFoundHandler: HTTPHandler? {
+        didSet { rebuildChains() }
+    }
+    /// The 404 answer inside every middleware.
+    private var notFoundChain: HTTPHandler = Router.notFound
     /// Renders the refusal of a body over the route's limit, decided from `Content-Length`
     /// before any of it is read (the body is empty here). The answer always goes out as 413 with
     /// `Connection: close`; the default is a plain-text 413. Lets an app keep its own error
@@ -37,7 +46,7 @@ public struct Router: Sendable {
                              _ handler: @escaping HTTPHandler) {
         precondition(ASCII.isToken(method), "invalid method \(method)")
         let route = Route(method: method.uppercased(), pattern: RoutePattern(pattern), bodyLimit: bodyLimit,
-                          handler: handler)
+                          handler: handler, chained: Self.chain(middlewares, around: handler))
         // Keep the most specific patterns first so lookup can stop at the first match.
         let index = routes.firstIndex { route.pattern.isMoreSpecific(than: $0.pattern) } ?? routes.endIndex
         routes.insert(route, at: index)
@@ -65,6 +74,23 @@ public struct Router: Sendable {
 
     public mutating func use(_ middleware: @escaping Middleware) {
         middlewares.append(middleware)
+    }
+
+    private mutating func rebuildChains() {
+        for index in routes.indices { routes[index].chained = Self.chain(middlewares, around: routes[index].handler) }
+        notFoundChain = Self.chain(middlewares, around: notFoundHandler ?? Self.notFound)
+    }
+
+    private static let notFound: HTTPHandler = { _ in .text("Not Found\n", status: 404) }
+
+    /// `handler` wrapped in the middlewares, the first outermost; a handler's error becomes its answer.
+    private static func chain(_ middlewares: [Middleware], around handler: @escaping HTTPHandler) -> HTTPHandler {
+        let innermost: HTTPHandler = { request in
+            do { return try await handler(request) } catch { return Self.errorResponse(error) }
+        }
+        return middlewares.reversed().reduce(innermost) { next, middleware in
+            { request in try await middleware(request, next) }
+        }
     }
 
     func match(method: String, segments: [String]) -> Match {
@@ -100,26 +126,20 @@ public struct Router: Sendable {
 
     func respond(to request: HTTPRequest, match: Match, bodyRefused: Bool = false) async -> HTTPResponse {
         var request = request
-        let handler: HTTPHandler
+        let chain: HTTPHandler
         switch match {
         case .found(let route, let parameters):
             request.pathParameters = parameters
             request.routeTemplate = route.pattern.template
-            handler = bodyRefused ? Self.refusal(payloadTooLargeHandler) : route.handler
+            chain = bodyRefused ? Self.chain(middlewares, around: Self.refusal(payloadTooLargeHandler)) : route.chained
         case .methodNotAllowed(let allow):
-            handler = { _ in
+            chain = Self.chain(middlewares) { _ in
                 var response = HTTPResponse.text("Method Not Allowed\n", status: 405)
                 response.headers["Allow"] = allow.joined(separator: ", ")
                 return response
             }
         case .notFound:
-            handler = notFoundHandler ?? { _ in .text("Not Found\n", status: 404) }
-        }
-        let innermost: HTTPHandler = { request in
-            do { return try await handler(request) } catch { return Self.errorResponse(error) }
-        }
-        let chain = middlewares.reversed().reduce(innermost) { next, middleware in
-            { request in try await middleware(request, next) }
+            chain = notFoundChain
         }
         defer { request.body.removeSpoolFiles() }
         do { return try await chain(request) } catch { return Self.errorResponse(error) }
