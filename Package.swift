@@ -43,7 +43,7 @@ let package = Package(
         .testTarget(name: "NetworkIOTests", dependencies: ["NetworkIO"]),
         // Byte splitting for parser tests; child processes on posix_spawn (not Foundation's Process).
         .systemLibrary(name: "CSpawn", path: "Tests/CSpawn"),
-        .target(name: "TestSupport", dependencies: ["CSpawn"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["CSpawn", "TLS"], path: "Tests/TestSupport"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPClient", "NetworkIO", "TLS", "TestSupport"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPServer", "NetworkIO", "TLS", "TestSupport"]),
         .testTarget(name: "TLSTests", dependencies: ["TLS", "TestSupport"]),
