@@ -3,6 +3,10 @@ import HTTPServer
 import Testing
 import OpenMarketCore
 import TestSupport
+import OpenMarketSandbox
+#if canImport(Glibc)
+import Glibc
+#endif
 @testable import AdminPanel
 
 /// The panel against a real HTTPS API: the sandbox behind a TLS listener with a self-signed
@@ -177,5 +181,49 @@ final class FrontBox: @unchecked Sendable {
     var upstream: TLSUpstream? {
         get { lock.withLock { stored } }
         set { lock.withLock { stored = newValue } }
+    }
+}
+
+/// `openmarket-admin --api https://… --api-ca FILE` as a seller starts it against a self-signed
+/// test API; a file without a certificate stops the start with one line.
+@Suite(.awaitsTeardown) struct HTTPSUpstreamExecutableTests {
+    @Test func theExecutableTrustsAPICAAndRefusesAFileWithoutACertificate() async throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("https-upstream-exe-\(UUID().uuidString)")
+        var sandboxConfiguration = SandboxConfiguration(dataDirectory: data.appendingPathComponent("api"))
+        sandboxConfiguration.port = 0
+        sandboxConfiguration.logRequests = false
+        let sandbox = try Sandbox(configuration: sandboxConfiguration)
+        _ = try sandbox.start()
+        let upstream = try TLSUpstream.proxying(to: sandbox.baseURL)
+        Teardown.add {
+            await upstream.stop()
+            await sandbox.shutdown()
+            try? FileManager.default.removeItem(at: data)
+        }
+        let vendor = sandbox.demoVendor
+        let environment = ["OPENMARKET_IDENTIFIER": vendor.identifier, "OPENMARKET_SECRET": vendor.secret,
+                           "OPENMARKET_API_CA": upstream.certificate.certificateFile]
+        let panel = try await offPool {
+            try ExecutableTests.start(data: data.appendingPathComponent("panel"),
+                                      extra: ["--api", upstream.url.absoluteString, "--vendor-id", "\(vendor.id)"],
+                                      environment: environment)
+        }
+        Teardown.add { panel.child.signal(SIGKILL) }
+        let list = try await TestBrowser(port: panel.port).get("/products")
+        #expect(list.status == 200)
+        #expect(list.text.contains("data-view=\"list\""))
+        #expect(upstream.requests > 0)
+
+        let notACertificate = data.appendingPathComponent("not-a-certificate.pem")
+        try Data("hello\n".utf8).write(to: notACertificate)
+        let refused = try await offPool {
+            try ChildProcess.run(try builtProduct("openmarket-admin"),
+                                 ["--port", "0", "--data", data.appendingPathComponent("panel2").path,
+                                  "--api", upstream.url.absoluteString, "--vendor-id", "\(vendor.id)", "--api-ca", notACertificate.path],
+                                 environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
+        }
+        #expect(refused.termination.status == 1)
+        #expect(refused.error.hasPrefix("openmarket-admin: the panel could not start: --api-ca: cannot load trusted certificates from \(notACertificate.path)"))
+        #expect(refused.error.filter { $0 == "\n" }.count == 1)
     }
 }
