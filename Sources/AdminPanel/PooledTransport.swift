@@ -51,12 +51,12 @@ struct PooledTransport: HTTPTransport {
     /// (its path or query could carry a token).
     static func redirectRefusal(status: Int, headers: [(String, String)]) -> TransportError? {
         guard (300..<400).contains(status), status != 304 else { return nil }
-        var reason = "it answered HTTP \(status), trying to redirect the panel"
+        var origin: String?
         if let location = headers.first(where: { $0.0.lowercased() == "location" })?.1,
            let target = URL(string: location), let scheme = target.scheme?.lowercased(), let host = target.host {
-            reason += " to \(scheme)://\(host)\(target.port.map { ":\($0)" } ?? "")"
+            origin = "\(scheme)://\(host)\(target.port.map { ":\($0)" } ?? "")"
         }
-        return .unreachable(reason: reason + "; redirects are not followed, so nothing was sent there")
+        return .unreachable(reason: UpstreamRefusal.redirectReason(status: status, target: origin))
     }
 
     /// Reasons shown to the seller say what happened, never which headers were sent.

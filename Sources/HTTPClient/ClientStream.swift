@@ -173,7 +173,7 @@ final class TLSStream: ClientStream {
     /// A refused certificate says why ("certificate has expired"); other failures as OpenSSL put them.
     private func describe(_ reason: String) -> String {
         if let problem = session.certificateProblem {
-            return "the server's TLS certificate was refused: \(problem)"
+            return HTTPClientError.certificateRefused + problem
         }
         return "the TLS handshake failed: \(reason)"
     }

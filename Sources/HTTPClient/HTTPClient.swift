@@ -12,6 +12,10 @@ public enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible
     /// The request itself cannot be sent (not http:// or https://, bad method or header).
     case invalidRequest(String)
 
+    /// How a `.connectionFailed` reason starts when the server's certificate was not accepted
+    /// (OpenSSL's reason follows: "certificate has expired", "hostname mismatch"…).
+    public static let certificateRefused = "the server's TLS certificate was refused: "
+
     public var description: String {
         switch self {
         case .timeout: "The server did not answer in time"

@@ -101,6 +101,8 @@ import Glibc
             #expect(list.status == 502, "\(code)")
             #expect(list.text.contains("it answered HTTP \(code), trying to redirect the panel to \(other.url.absoluteString)"), "\(code)")
             #expect(list.text.contains("redirects are not followed, so nothing was sent there"), "\(code)")
+            #expect(list.text.contains("The store tried to send the panel elsewhere"), "\(code)")
+            #expect(list.text.contains("The Open Market API answered with a redirect (HTTP \(code))."), "\(code)")
             #expect(redirecting.requests > asked, "\(code)")
 
             let token = try await harness.csrfToken(from: "/products/new")
@@ -124,6 +126,11 @@ import Glibc
         let list = try await harness.browser.get("/products")
         #expect(list.status == 502)
         #expect(list.text.contains("the server&#39;s TLS certificate was refused: self-signed certificate"))
+        #expect(list.text.contains("The store’s certificate is not trusted"))
+        #expect(list.text.contains("--api-ca FILE"))
+        let korean = try await harness.browser.get("/products?lang=ko")
+        #expect(korean.status == 502)
+        #expect(korean.text.contains("상점 API의 인증서를 신뢰할 수 없습니다"))
         #expect(upstream.requests == 0)
         // The panel stays up and says the API is not reachable.
         let health = try await harness.browser.get("/healthz")
@@ -225,5 +232,24 @@ final class FrontBox: @unchecked Sendable {
         #expect(refused.termination.status == 1)
         #expect(refused.error.hasPrefix("openmarket-admin: the panel could not start: --api-ca: cannot load trusted certificates from \(notACertificate.path)"))
         #expect(refused.error.filter { $0 == "\n" }.count == 1)
+    }
+}
+
+@Suite struct UpstreamRefusalTests {
+    @Test func reasonsAreReadBackAndOthersAreNot() {
+        #expect(UpstreamRefusal.of(UpstreamRefusal.redirectReason(status: 308, target: "https://elsewhere.example")) == .redirect(status: 308))
+        #expect(UpstreamRefusal.of(UpstreamRefusal.redirectReason(status: 301, target: nil)) == .redirect(status: 301))
+        #expect(UpstreamRefusal.of("connection failed: the server's TLS certificate was refused: hostname mismatch") == .certificate)
+        #expect(UpstreamRefusal.of("connection failed: Connection refused") == nil)
+        #expect(UpstreamRefusal.of("it answered HTTP 3") == nil)
+    }
+
+    /// Only the origin of `Location` is named; 304 is no redirect.
+    @Test func theRedirectReasonNamesTheOriginOnly() throws {
+        let refusal = try #require(PooledTransport.redirectRefusal(status: 307, headers: [("Location", "https://evil.example:8443/steal?token=abc")]))
+        #expect(refusal == .unreachable(reason: "it answered HTTP 307, trying to redirect the panel to https://evil.example:8443; "
+                                        + "redirects are not followed, so nothing was sent there"))
+        #expect(PooledTransport.redirectRefusal(status: 304, headers: []) == nil)
+        #expect(PooledTransport.redirectRefusal(status: 200, headers: [("Location", "/x")]) == nil)
     }
 }
