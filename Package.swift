@@ -30,7 +30,7 @@ let package = Package(
         .target(name: "TLS", dependencies: ["COpenSSL"]),
         .target(name: "HTTPServer", dependencies: ["NetworkIO", "TLS"]),
         // The pooled keep-alive client the panel uses for its upstream API; beside the server, not in it.
-        .target(name: "HTTPClient", dependencies: ["NetworkIO"]),
+        .target(name: "HTTPClient", dependencies: ["NetworkIO", "TLS"]),
         .target(name: "HTMLTemplates"),
         .target(name: "OpenMarketSandbox", dependencies: ["HTTPServer", "NetworkIO", "OpenMarketCore", "SQLiteStore"]),
         .target(name: "AdminPanel", dependencies: ["HTTPServer", "HTTPClient", "NetworkIO", "HTMLTemplates", "OpenMarketCore", "SQLiteStore", "CSodium", "TLS"]),
@@ -44,9 +44,9 @@ let package = Package(
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore"]),
         // Byte splitting for parser tests; child processes on posix_spawn (not Foundation's Process).
         .systemLibrary(name: "CSpawn", path: "Tests/CSpawn"),
-        .target(name: "TestSupport", dependencies: ["CSpawn"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["CSpawn", "TLS"], path: "Tests/TestSupport"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPClient", "NetworkIO", "TLS", "TestSupport"]),
-        .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPServer", "NetworkIO", "TestSupport"]),
+        .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPServer", "NetworkIO", "TLS", "TestSupport"]),
         .testTarget(name: "TLSTests", dependencies: ["TLS", "TestSupport"]),
         .testTarget(name: "HTMLTemplatesTests", dependencies: ["HTMLTemplates"]),
         .testTarget(name: "OpenMarketSandboxTests", dependencies: ["OpenMarketSandbox", "OpenMarketCore", "HTTPServer", "SQLiteStore", "TestSupport"]),

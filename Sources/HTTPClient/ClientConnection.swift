@@ -1,13 +1,16 @@
 import Foundation
 import NetworkIO
+import TLS
 
-/// One upstream connection of `HTTPClient`. `@unchecked Sendable`: every method runs on the
-/// client's event-loop thread (socket events, ticks, and the pool's calls made there).
+/// One upstream connection of `HTTPClient`, plain or HTTPS (its `stream` hides which).
+/// `@unchecked Sendable`: every method runs on the client's event-loop thread (socket events,
+/// ticks, and the pool's calls made there).
 final class ClientConnection: EventLoopClient, @unchecked Sendable {
-    private enum Phase { case connecting, busy, idle, closed }
+    private enum Phase { case connecting, handshaking, busy, idle, closed }
 
     let key: ClientPool.Key
     private let fd: Int32
+    private let stream: any ClientStream
     private let pool: ClientPool
     private var phase = Phase.connecting
     private var job: ClientJob?
@@ -19,15 +22,16 @@ final class ClientConnection: EventLoopClient, @unchecked Sendable {
     private var connectDeadline: UInt64
     private var idleSince: UInt64 = 0
 
-    private init(fd: Int32, key: ClientPool.Key, pool: ClientPool) {
+    private init(fd: Int32, stream: any ClientStream, key: ClientPool.Key, pool: ClientPool) {
         self.fd = fd
+        self.stream = stream
         self.key = key
         self.pool = pool
         connectDeadline = monotonicNanos() + pool.connectTimeout
     }
 
     /// Starts a non-blocking connect; the connection reports to the pool from then on.
-    static func connect(to address: ClientAddress, key: ClientPool.Key, pool: ClientPool)
+    static func connect(to address: ClientAddress, key: ClientPool.Key, tls: TLSContext?, pool: ClientPool)
         -> Result<ClientConnection, HTTPClientError> {
         let fd = socket(address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return .failure(.connectionFailed(String(cString: strerror(errno)))) }
@@ -41,7 +45,18 @@ final class ClientConnection: EventLoopClient, @unchecked Sendable {
             return .failure(.connectionFailed(reason))
         }
         Socket.setNoDelay(fd)
-        let connection = ClientConnection(fd: fd, key: key, pool: pool)
+        let stream: any ClientStream
+        if let tls {
+            do {
+                stream = try TLSStream(fd: fd, context: tls, serverName: key.host, scratch: pool.cipherScratch)
+            } catch {
+                Glibc.close(fd)
+                return .failure(.connectionFailed(error.description))
+            }
+        } else {
+            stream = PlainStream(fd: fd)
+        }
+        let connection = ClientConnection(fd: fd, stream: stream, key: key, pool: pool)
         connection.writeInterest = true
         pool.loop.register(fd, connection, readable: false, writable: true)
         return .success(connection)
@@ -54,7 +69,7 @@ final class ClientConnection: EventLoopClient, @unchecked Sendable {
         parser = ResponseParser(isHeadRequest: job.isHead, limits: pool.limits)
         outbound = job.bytes
         outboundOffset = 0
-        guard phase != .connecting else { return }
+        guard phase != .connecting && phase != .handshaking else { return }
         phase = .busy
         flush()
     }
@@ -69,10 +84,10 @@ final class ClientConnection: EventLoopClient, @unchecked Sendable {
                 fail(.connectionFailed(String(cString: strerror(error))))
                 return
             }
-            phase = job == nil ? .idle : .busy
-            pool.loop.modify(fd, readable: true, writable: false)
-            writeInterest = false
-            if phase == .busy { flush() }
+            phase = .handshaking
+        }
+        if phase == .handshaking {
+            advanceHandshake()
             return
         }
         if writable { flush() }
@@ -82,7 +97,7 @@ final class ClientConnection: EventLoopClient, @unchecked Sendable {
 
     func tick(now: UInt64) {
         switch phase {
-        case .connecting:
+        case .connecting, .handshaking:
             if now >= connectDeadline { fail(.connectionFailed("connect timed out")) }
             else if let job, now >= job.deadline { fail(.timeout) }
         case .busy:
@@ -94,9 +109,26 @@ final class ClientConnection: EventLoopClient, @unchecked Sendable {
         }
     }
 
+    /// TLS (a plain stream is done at once): on to the request, or wait for the socket.
+    private func advanceHandshake() {
+        switch stream.handshake() {
+        case .done:
+            phase = job == nil ? .idle : .busy
+            if phase == .idle { idleSince = monotonicNanos() }
+            writeInterest = false
+            pool.loop.modify(fd, readable: true, writable: false)
+            if phase == .busy { flush() }
+        case .waiting:
+            writeInterest = stream.hasPendingOutput
+            pool.loop.modify(fd, readable: true, writable: writeInterest)
+        case .failed(let reason):
+            fail(.connectionFailed(reason))
+        }
+    }
+
     private func flush() {
         while outboundOffset < outbound.count {
-            let result = outbound.withUnsafeBytes { Socket.write(fd, UnsafeRawBufferPointer(rebasing: $0[outboundOffset...])) }
+            let result = outbound.withUnsafeBytes { stream.write(UnsafeRawBufferPointer(rebasing: $0[outboundOffset...])) }
             switch result {
             case .done(let n): outboundOffset += n
             case .wouldBlock:
@@ -109,13 +141,17 @@ final class ClientConnection: EventLoopClient, @unchecked Sendable {
         }
         outbound = []
         outboundOffset = 0
-        setWriteInterest(false)
+        switch stream.flushPending() {   // ciphertext the socket has not taken yet
+        case .done: setWriteInterest(false)
+        case .wouldBlock: setWriteInterest(true)
+        case .closed, .failed: connectionLost()
+        }
     }
 
     private func readAvailable() {
         let buffer = pool.loop.readBuffer
         while phase != .closed {
-            switch Socket.read(fd, into: buffer) {
+            switch stream.read(into: buffer) {
             case .done(let n):
                 guard phase == .busy else { close(); return }   // bytes nobody asked for
                 parser.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
@@ -179,6 +215,7 @@ final class ClientConnection: EventLoopClient, @unchecked Sendable {
         guard phase != .closed else { return }
         phase = .closed
         pool.loop.unregister(fd)
+        stream.shutdown()
         Glibc.close(fd)
         job?.complete(.failure(.connectionFailed("connection closed")))
         job = nil

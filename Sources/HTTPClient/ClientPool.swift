@@ -8,6 +8,8 @@ final class ClientPool: @unchecked Sendable {
     struct Key: Hashable, Sendable {
         var host: String
         var port: Int
+        /// HTTPS: never shares a connection with plain HTTP to the same host and port.
+        var secure = false
     }
 
     let loop: EventLoop
@@ -20,6 +22,8 @@ final class ClientPool: @unchecked Sendable {
     private var idle: [Key: [ClientConnection]] = [:]
     private var open: [Key: Int] = [:]
     private var waiting: [Key: [ClientJob]] = [:]
+    /// Ciphertext on its way into OpenSSL, for every TLS connection of the pool (one thread reads).
+    let cipherScratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 32 * 1024, alignment: 16)
 
     init(loop: EventLoop, maxPerHost: Int, connectTimeout: UInt64, limits: ResponseParser.Limits) {
         self.loop = loop
@@ -28,12 +32,14 @@ final class ClientPool: @unchecked Sendable {
         self.limits = limits
     }
 
+    deinit { cipherScratch.deallocate() }
+
     func perform(_ job: ClientJob) {
         if let connection = idle[job.key]?.popLast() {
             connection.run(job, reused: true)
         } else if open[job.key, default: 0] < maxPerHost {
             open[job.key, default: 0] += 1
-            switch ClientConnection.connect(to: job.address, key: job.key, pool: self) {
+            switch ClientConnection.connect(to: job.address, key: job.key, tls: job.tls, pool: self) {
             case .success(let connection): connection.run(job, reused: false)
             case .failure(let error):
                 open[job.key, default: 1] -= 1

@@ -1,5 +1,6 @@
 import Foundation
 import NetworkIO
+import TLS
 
 public enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible {
     /// No complete response within the request's timeout.
@@ -8,8 +9,12 @@ public enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible
     case connectionFailed(String)
     /// The server's answer is not valid HTTP/1.1 (or is too large).
     case malformedResponse
-    /// The request itself cannot be sent (not http://, bad method or header).
+    /// The request itself cannot be sent (not http:// or https://, bad method or header).
     case invalidRequest(String)
+
+    /// How a `.connectionFailed` reason starts when the server's certificate was not accepted
+    /// (OpenSSL's reason follows: "certificate has expired", "hostname mismatch"…).
+    public static let certificateRefused = "the server's TLS certificate was refused: "
 
     public var description: String {
         switch self {
@@ -21,8 +26,9 @@ public enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible
     }
 }
 
-/// A small HTTP/1.1 client with pooled keep-alive connections, for plain `http://` upstreams
-/// on a local network or loopback (where URLSession on Linux is far slower).
+/// A small HTTP/1.1 client with pooled keep-alive connections, for `http://` and `https://`
+/// upstreams (HTTPS through the `TLS` target: SNI, the certificate checked against the host
+/// name, trust as its `TLSContext` says). It follows no redirect: a 3xx is handed back as is.
 ///
 /// Sockets are non-blocking and driven by one event-loop thread owned by the client, so callers'
 /// tasks only await. An idempotent request that finds its pooled connection closed by the
@@ -33,11 +39,15 @@ public final class HTTPClient: Sendable {
     private let maxResponseBodyBytes: Int
     private let state = Locked<(loop: EventLoop, pool: ClientPool)?>(nil)
     private let addresses = Locked<[String: ClientAddress]>([:])
+    /// HTTPS trust: given, or the system's CA store, made at the first https:// request.
+    private let tls: Locked<TLSContext?>
 
     /// `maxResponseBodyBytes`: a longer body (declared or received) fails as `malformedResponse`
     /// before it is buffered; a caller that knows its upstream's answers are small sets it low.
+    /// `tls`: whom HTTPS servers may be (default: the system's CA store, loaded when first needed).
     public init(maxConnectionsPerHost: Int = 64, connectTimeout: Duration = .seconds(5),
-                maxResponseBodyBytes: Int = 64 << 20) {
+                maxResponseBodyBytes: Int = 64 << 20, tls: TLSContext? = nil) {
+        self.tls = Locked(tls)
         self.maxConnectionsPerHost = max(1, maxConnectionsPerHost)
         self.connectTimeout = connectTimeout
         self.maxResponseBodyBytes = max(0, maxResponseBodyBytes)
@@ -51,15 +61,20 @@ public final class HTTPClient: Sendable {
 
     public func send(method: String, url: URL, headers: [(String, String)] = [], body: Data? = nil,
                      timeout: Duration = .seconds(10)) async throws -> (status: Int, headers: [(String, String)], body: Data) {
-        guard url.scheme?.lowercased() == "http", let host = url.host, !host.isEmpty else {
-            throw HTTPClientError.invalidRequest("only http:// URLs are supported")
+        let scheme = url.scheme?.lowercased()
+        guard scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty else {
+            throw HTTPClientError.invalidRequest("only http:// and https:// URLs are supported")
         }
         guard ASCII.isToken(method) else { throw HTTPClientError.invalidRequest("invalid method") }
-        let port = url.port ?? 80
+        let secure = scheme == "https"
+        let defaultPort = secure ? 443 : 80
+        let port = url.port ?? defaultPort
+        let context = secure ? try trust() : nil
         let address = try await resolve(host: host, port: port)
         let job = ClientJob(
-            key: ClientPool.Key(host: host, port: port), address: address,
-            bytes: try Self.serialize(method: method, url: url, host: host, port: port, headers: headers, body: body),
+            key: ClientPool.Key(host: host, port: port, secure: secure), address: address, tls: context,
+            bytes: try Self.serialize(method: method, url: url, host: host, port: port == defaultPort ? nil : port,
+                                      headers: headers, body: body),
             isHead: method == "HEAD",
             idempotent: ["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE"].contains(method),
             deadline: monotonicNanos() + timeout.nanoseconds)
@@ -89,6 +104,19 @@ public final class HTTPClient: Sendable {
         }
     }
 
+    private func trust() throws -> TLSContext {
+        try tls.withLock { context in
+            if let context { return context }
+            do {
+                let made = try TLSContext.client()
+                context = made
+                return made
+            } catch {
+                throw HTTPClientError.connectionFailed(String(describing: error))
+            }
+        }
+    }
+
     private func resolve(host: String, port: Int) async throws -> ClientAddress {
         let key = "\(host):\(port)"
         if let cached = addresses.withLock({ $0[key] }) { return cached }
@@ -102,14 +130,16 @@ public final class HTTPClient: Sendable {
         return address
     }
 
-    static func serialize(method: String, url: URL, host: String, port: Int, headers: [(String, String)],
+    /// `port` nil: the scheme's default, left out of `Host` (as browsers do; some virtual hosts
+    /// compare the header with their bare name).
+    static func serialize(method: String, url: URL, host: String, port: Int?, headers: [(String, String)],
                           body: Data?) throws -> [UInt8] {
         let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         var target = components?.percentEncodedPath ?? "/"
         if target.isEmpty { target = "/" }
         if let query = components?.percentEncodedQuery { target += "?" + query }
         guard target.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { throw HTTPClientError.invalidRequest("invalid path") }
-        var head = "\(method) \(target) HTTP/1.1\r\nHost: \(HostName.bracketed(host)):\(port)\r\n"
+        var head = "\(method) \(target) HTTP/1.1\r\nHost: \(HostName.bracketed(host))\(port.map { ":\($0)" } ?? "")\r\n"
         for (name, value) in headers where ASCII.isToken(name) {
             let lower = name.lowercased()
             if lower == "host" || lower == "content-length" || lower == "transfer-encoding" || lower == "connection" { continue }
@@ -135,6 +165,8 @@ public final class HTTPClient: Sendable {
 final class ClientJob: @unchecked Sendable {
     let key: ClientPool.Key
     let address: ClientAddress
+    /// Set for https:// (whom the server may be).
+    let tls: TLSContext?
     let bytes: [UInt8]
     let isHead: Bool
     let idempotent: Bool
@@ -142,9 +174,11 @@ final class ClientJob: @unchecked Sendable {
     var retried = false
     var completion: ((Result<ResponseParser.Response, HTTPClientError>) -> Void)?
 
-    init(key: ClientPool.Key, address: ClientAddress, bytes: [UInt8], isHead: Bool, idempotent: Bool, deadline: UInt64) {
+    init(key: ClientPool.Key, address: ClientAddress, tls: TLSContext?, bytes: [UInt8], isHead: Bool, idempotent: Bool,
+         deadline: UInt64) {
         self.key = key
         self.address = address
+        self.tls = tls
         self.bytes = bytes
         self.isHead = isHead
         self.idempotent = idempotent

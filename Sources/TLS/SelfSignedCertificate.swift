@@ -92,8 +92,9 @@ public enum SelfSignedCertificate {
         return certificate
     }
 
-    /// A fresh key pair and a certificate for `names`, both PEM.
-    static func generate(names: [String]) throws(TLSError) -> (certificate: Data, key: Data) {
+    /// A fresh key pair and a certificate for `names`, both PEM, valid from an hour ago for
+    /// `validSeconds` (tests pass a negative span to make one that has already expired).
+    static func generate(names: [String], validSeconds: Int = validityDays * 86_400) throws(TLSError) -> (certificate: Data, key: Data) {
         guard let keyContext = EVP_PKEY_CTX_new_from_name(nil, "EC", nil) else { throw TLSError.openSSL("cannot make a key") }
         defer { EVP_PKEY_CTX_free(keyContext) }
         var key: OpaquePointer?
@@ -113,7 +114,7 @@ public enum SelfSignedCertificate {
         guard X509_set_version(certificate, 2) == 1,
               BN_to_ASN1_INTEGER(number, X509_get_serialNumber(certificate)) != nil,
               X509_gmtime_adj(X509_getm_notBefore(certificate), -3600) != nil,
-              X509_gmtime_adj(X509_getm_notAfter(certificate), validityDays * 86_400) != nil,
+              X509_gmtime_adj(X509_getm_notAfter(certificate), validSeconds) != nil,
               X509_set_pubkey(certificate, key) == 1 else {
             throw TLSError.openSSL("cannot fill in the certificate")
         }

@@ -185,6 +185,14 @@ public final class TLSSession {
 
     // MARK: facts
 
+    /// Why the peer's certificate was refused, in OpenSSL's words ("certificate has expired",
+    /// "self-signed certificate", "hostname mismatch"); nil when it was accepted or not checked yet.
+    public var certificateProblem: String? {
+        let result = SSL_get_verify_result(ssl)
+        guard result != X509_V_OK else { return nil }
+        return X509_verify_cert_error_string(result).map { String(cString: $0) } ?? "certificate error \(result)"
+    }
+
     /// "TLSv1.3" or "TLSv1.2".
     public var protocolVersion: String { String(cString: SSL_get_version(ssl)) }
 

@@ -129,6 +129,7 @@ if let api = options.api, options.dialect == .v1 || (options.identifier != nil &
 var configuration = PanelConfiguration(host: options.host, port: options.port, api: client, vendorID: vendorID,
                                        publicDirectory: publicDirectory, templatesDirectory: templatesDirectory)
 configuration.mediaOrigins = options.mediaOrigins
+configuration.apiCertificateFile = options.apiCertificateFile
 configuration.dataDirectory = URL(fileURLWithPath: options.dataDirectory)
 configuration.allowedHosts = options.allowedHosts
 configuration.activityDays = options.activityDays

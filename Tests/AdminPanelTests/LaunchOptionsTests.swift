@@ -61,6 +61,20 @@ import Testing
         }
     }
 
+    /// `--api-ca` (or `OPENMARKET_API_CA`) names a readable file; a missing one is a one-line problem.
+    @Test func apiCAIsAReadableFile() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("api-ca-\(UUID().uuidString).pem")
+        try Data("not checked here".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        #expect(try LaunchOptions.parse(["--api-ca", file.path], environment: [:]).apiCertificateFile == file.path)
+        #expect(try LaunchOptions.parse([], environment: ["OPENMARKET_API_CA": file.path]).apiCertificateFile == file.path)
+        #expect(try LaunchOptions.parse([], environment: [:]).apiCertificateFile == nil)
+        #expect(LaunchOptions.usage.contains("--api-ca FILE") && LaunchOptions.usage.contains("OPENMARKET_API_CA"))
+        #expect(throws: LaunchOptions.Problem(description: "--api-ca: cannot read the certificate file '/no/such/ca.pem'")) {
+            try LaunchOptions.parse(["--api-ca", "/no/such/ca.pem"], environment: [:])
+        }
+    }
+
     @Test func mediaOriginsAreAList() throws {
         let options = try LaunchOptions.parse(["--media-origin", "https://a.example, http://b.example:9000"], environment: [:])
         #expect(options.mediaOrigins.map(\.absoluteString) == ["https://a.example", "http://b.example:9000"])

@@ -41,6 +41,10 @@ final class PanelHarness: @unchecked Sendable {
         var realPasswordHashes = false
         /// Sees every request that reaches the sandbox.
         var sandboxObserver: (@Sendable (AccessLogEntry) -> Void)?
+        /// Puts something in front of the sandbox (an HTTPS listener); the panel uses the URL it gives.
+        var frontOfSandbox: ((URL) throws -> URL)?
+        /// `--api-ca`.
+        var apiCertificateFile: String?
     }
 
     enum VendorChoice { case demo, unknown, other(Int) }
@@ -60,7 +64,7 @@ final class PanelHarness: @unchecked Sendable {
         let sandbox = try Sandbox(configuration: sandboxConfiguration)
         _ = try sandbox.start()
         let demo = sandbox.demoVendor
-        let client = ClientConfiguration(baseURL: options.api ?? sandbox.baseURL, dialect: options.dialect,
+        let client = ClientConfiguration(baseURL: try options.api ?? options.frontOfSandbox?(sandbox.baseURL) ?? sandbox.baseURL, dialect: options.dialect,
                                          identifier: demo.identifier, secret: demo.secret, timeout: options.timeout)
         let clock = ManualClock()
         var configuration = PanelConfiguration(host: "127.0.0.1", port: 0, api: client, vendorID: nil,
@@ -77,6 +81,7 @@ final class PanelHarness: @unchecked Sendable {
         configuration.eventLoopCount = 1
         if let limit = options.uploadLimit { configuration.uploadLimit = limit }
         configuration.mediaOrigins = options.mediaOrigins
+        configuration.apiCertificateFile = options.apiCertificateFile
         configuration.dataDirectory = options.dataDirectory ?? data
         configuration.fastPasswordHashesForTests = !options.realPasswordHashes
         let panel = try AdminPanel(configuration: configuration)

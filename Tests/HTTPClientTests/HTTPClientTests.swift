@@ -115,8 +115,8 @@ func clientRouter() -> Router {
             _ = try await client.send(method: "GET", url: URL(string: "http://127.0.0.1:\(port)/")!, headers: [], body: nil,
                                       timeout: .seconds(5))
         }
-        await #expect(throws: HTTPClientError.invalidRequest("only http:// URLs are supported")) {
-            _ = try await client.send(method: "GET", url: URL(string: "https://127.0.0.1/")!, headers: [], body: nil,
+        await #expect(throws: HTTPClientError.invalidRequest("only http:// and https:// URLs are supported")) {
+            _ = try await client.send(method: "GET", url: URL(string: "ftp://127.0.0.1/")!, headers: [], body: nil,
                                       timeout: .seconds(5))
         }
         await #expect(throws: HTTPClientError.invalidRequest("invalid method")) {

@@ -10,7 +10,7 @@ public final class AdminPanel: Sendable {
     private let sweeper = Sweeper()
 
     /// Loads the templates and prepares the routes; fails with a one-sentence reason.
-    /// `transport` defaults to a pooled keep-alive client for upstream calls.
+    /// `transport` defaults to a pooled keep-alive client for upstream calls (HTTP and HTTPS).
     public init(configuration: PanelConfiguration, transport: (any HTTPTransport)? = nil) throws {
         for (what, folder) in [("public", configuration.publicDirectory), ("templates", configuration.templatesDirectory)] {
             var isDirectory: ObjCBool = false
@@ -19,7 +19,17 @@ public final class AdminPanel: Sendable {
             }
         }
         let upstream: any HTTPTransport
-        if let transport { upstream = transport } else { upstream = PooledTransport() }
+        if let transport {
+            upstream = transport
+        } else if let file = configuration.apiCertificateFile {
+            do {
+                upstream = try PooledTransport(trustedCertificateFile: file)
+            } catch {
+                throw PanelStartupError("--api-ca: \(error.description)")
+            }
+        } else {
+            upstream = PooledTransport()
+        }
         app = try PanelApp(configuration: configuration, transport: upstream)
         var serverConfiguration = ServerConfiguration(host: configuration.host, port: configuration.port)
         serverConfiguration.eventLoopCount = max(1, configuration.eventLoopCount)

@@ -23,6 +23,9 @@ public struct LaunchOptions: Sendable, Equatable {
     public var seed = 0
     /// Extra origins `/media` may fetch images from (comma-separated on the command line).
     public var mediaOrigins: [URL] = []
+    /// `--api-ca`: one more PEM certificate an https:// API or media origin may present (or
+    /// chain to), besides the system's CA store, e.g. a self-signed test API's.
+    public var apiCertificateFile: String?
     /// HTTPS: `auto` (beyond loopback only), `on` or `off`.
     public var tls = TLSMode.auto
     /// A real certificate (PEM) and its key; without them a self-signed one is made in DATA/tls/.
@@ -67,7 +70,7 @@ public struct LaunchOptions: Sendable, Equatable {
         ("activity-days", "OPENMARKET_ACTIVITY_DAYS"), ("max-connections", "OPENMARKET_MAX_CONNECTIONS"),
         ("tls", "OPENMARKET_TLS"), ("tls-cert", "OPENMARKET_TLS_CERT"), ("tls-key", "OPENMARKET_TLS_KEY"),
         ("time-zone", "OPENMARKET_TIME_ZONE"), ("public-url", "OPENMARKET_PUBLIC_URL"),
-        ("trash-days", "OPENMARKET_TRASH_DAYS"),
+        ("trash-days", "OPENMARKET_TRASH_DAYS"), ("api-ca", "OPENMARKET_API_CA"),
     ]
 
     /// Flags that may be given more than once; their values add up (comma-joined).
@@ -99,6 +102,8 @@ public struct LaunchOptions: Sendable, Equatable {
           --seed N            sample products for an empty embedded sandbox (default 0)
           --media-origin URLS images may also come from these origins, comma-separated
                               (e.g. the real API's https://s3.ap-northeast-2.amazonaws.com)
+          --api-ca FILE       trust this PEM certificate too for an https:// API or media
+                              origin (e.g. a self-signed test API), besides the system's CAs
           --allowed-host NAME[:PORT]  another name the panel answers to (repeatable); it always
                               answers to 127.0.0.1, localhost and [::1], and beyond loopback to
                               this machine's addresses, host name and HOSTNAME.local
@@ -123,7 +128,7 @@ public struct LaunchOptions: Sendable, Equatable {
         OPENMARKET_TEMPLATES, OPENMARKET_TIMEOUT, OPENMARKET_SIGN_IN (1), OPENMARKET_SEED,
         OPENMARKET_MEDIA_ORIGIN, OPENMARKET_ALLOWED_HOSTS (comma-separated), OPENMARKET_ACTIVITY_DAYS, OPENMARKET_MAX_CONNECTIONS,
         OPENMARKET_TLS, OPENMARKET_TLS_CERT, OPENMARKET_TLS_KEY, OPENMARKET_TIME_ZONE,
-        OPENMARKET_PUBLIC_URL, OPENMARKET_TRASH_DAYS.
+        OPENMARKET_PUBLIC_URL, OPENMARKET_TRASH_DAYS, OPENMARKET_API_CA.
         """
 
     /// A bad command line, explained in one line (the executable exits with status 2).
@@ -292,6 +297,12 @@ public struct LaunchOptions: Sendable, Equatable {
                 throw Problem(description: "--tls must be auto, on or off, not '\(text)'")
             }
             tls = mode
+        }
+        if let file = given["api-ca"] {
+            guard !file.isEmpty, FileManager.default.isReadableFile(atPath: file) else {
+                throw Problem(description: "--api-ca: cannot read the certificate file '\(file)'")
+            }
+            apiCertificateFile = file
         }
         tlsCertificateFile = given["tls-cert"]
         tlsKeyFile = given["tls-key"]

@@ -44,6 +44,8 @@ public struct PanelConfiguration: Sendable {
     /// Origins besides the API's whose images `/media` may fetch (the real API keeps its images
     /// in a storage bucket on another host). Empty = the API's origin only.
     public var mediaOrigins: [URL] = []
+    /// `--api-ca`: a PEM certificate trusted for https:// upstreams besides the system's CAs.
+    public var apiCertificateFile: String?
     public var mediaCacheBytes = 32 << 20
     /// Largest register request (all images and fields); beyond it a 413 page.
     public var uploadLimit = 16 << 20

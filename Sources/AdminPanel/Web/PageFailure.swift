@@ -24,8 +24,11 @@ struct PageFailure: Error, Sendable {
         switch error {
         case .timeout:
             self.init(status: 504, heading: "failure_timeout_heading", message: "failure_timeout_message", retryURL: retryURL)
-        case .unreachable:
-            self.init(status: 502, heading: "failure_unreachable_heading", message: "failure_unreachable_message",
+        case .unreachable(let reason):
+            // A redirect or certificate the panel refused says so; the API may well be running.
+            let page = UpstreamRefusal.of(reason)?.page
+                ?? (heading: "failure_unreachable_heading", message: "failure_unreachable_message", arguments: [:])
+            self.init(status: 502, heading: page.heading, message: page.message, arguments: page.arguments,
                       detail: error.description, retryURL: retryURL)
         case .server(let status, _):
             self.init(status: 502, heading: "failure_server_heading", message: "failure_server_message",
