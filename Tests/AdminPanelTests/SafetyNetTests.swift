@@ -404,4 +404,62 @@ import OpenMarketSandbox
         let items = app.activityItems(records, visit: viewer)
         #expect(!"\(items)".contains("/revert"))
     }
+
+    @Test func v1RestoreAndRevertAskForTheProductPassword() async throws {
+        let harness = try await V1PanelTests.start()
+        let id = try V1PanelTests.registeredID(try await V1PanelTests.register(harness, name: "Old lamp"))
+        let original = try await Self.imageBytes(harness, try await harness.api.product(id: id))
+
+        // Revert of a v1 edit: the form asks for the product password; a wrong one changes nothing.
+        let form = try await harness.browser.get("/products/\(id)/edit")
+        let saved = try await harness.browser.postMultipart("/products/\(id)/edit", fields: V1PanelTests.editFields(
+            form, ["price": "17000", "password": V1PanelTests.password]), files: [])
+        #expect(saved.status == 303)
+        let log = try await harness.browser.get("/activity?action=edit")
+        #expect(log.text.contains("name=\"password\""))
+        let action = try #require(Self.revertForms(log).first)
+        let token = try #require(log.inputValue("csrf_token"))
+        let wrong = try await harness.browser.post(action, form: [("csrf_token", token), ("password", "not-it")])
+        #expect(wrong.text.contains("the product password is wrong"))
+        #expect(try await harness.api.product(id: id).price == 17000)
+        let right = try await harness.browser.post(action, form: [("csrf_token", token), ("password", V1PanelTests.password)])
+        #expect(right.status == 303)
+        #expect(try await harness.api.product(id: id).price == 15000)
+
+        // Delete, then restore with a new password (none: refused, it stays).
+        let prompt = try await harness.browser.get("/products/\(id)/delete")
+        let deleted = try await harness.browser.post("/products/\(id)/delete", form: [
+            ("csrf_token", try #require(prompt.inputValue("csrf_token"))), ("password", V1PanelTests.password)])
+        #expect(deleted.status == 303)
+        let trash = try await harness.browser.get("/trash")
+        #expect(trash.text.contains("data-trash-item=\"\(id)\""))
+        #expect(trash.text.contains("autocomplete=\"new-password\""))
+        let noPassword = try await harness.browser.post("/trash/\(id)/restore", form: [("csrf_token", token)])
+        #expect(noPassword.status == 422)
+        let restored = try await harness.browser.post("/trash/\(id)/restore", form: [("csrf_token", token), ("password", "new-pass-1")])
+        #expect(restored.status == 303)
+        let newID = try V1PanelTests.registeredID(restored)
+        let again = try await harness.api.product(id: newID)
+        #expect(again.name == "Old lamp" && again.price == 15000)
+        #expect(try await Self.imageBytes(harness, again) == original)
+        _ = try await harness.api.v1Delete(id: newID, password: "new-pass-1")
+    }
+
+    @Test func bulkDeleteKeepsEveryProductInTheTrash() async throws {
+        let harness = try await PanelHarness.start()
+        Teardown.add { await harness.stop() }
+        var products: [ProductDetail] = []
+        for n in 0..<3 { products.append(try await harness.makeProduct(name: "Bulk gone \(n)", images: 1)) }
+        _ = try await harness.browser.get("/products/refresh")
+        let token = try await harness.csrfToken(from: "/products")
+        var form: [(String, String)] = [("csrf_token", token), ("action", "delete"), ("password", harness.demoSecret)]
+        for product in products { form.append(("ids", String(product.id))) }
+        let result = try await harness.browser.post("/products/bulk", form: form)
+        #expect(result.status == 200)
+        let trash = try await harness.browser.get("/trash")
+        for product in products {
+            #expect(trash.text.contains("data-trash-item=\"\(product.id)\""))
+            await #expect(throws: OpenMarketError.self) { _ = try await harness.api.product(id: product.id) }
+        }
+    }
 }
