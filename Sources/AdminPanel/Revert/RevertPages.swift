@@ -95,7 +95,9 @@ extension PanelApp {
             }),
         ]
         // Nothing could be set back because of later changes: the conflict's status, as on edit.
-        let status = reverted == 0 && outcomes.contains { !$0.conflicts.isEmpty } ? 409 : 200
+        // A wrong v1 password with nothing set back: the form's refusal.
+        let status = reverted > 0 ? 200 : outcomes.contains { !$0.conflicts.isEmpty } ? 409
+            : outcomes.contains(where: \.unauthorized) ? 422 : 200
         return try page("revert_result", title: l(heading), context: context, visit: visit, section: .activity, status: status)
     }
 }

@@ -70,12 +70,4 @@ enum DurableFolder {
             throw Failure(operation: "create folder", code: (error as NSError).code == NSFileWriteOutOfSpaceError ? ENOSPC : EACCES)
         }
     }
-
-    /// Removes folders a crash left half-written (`.incoming-…`).
-    static func removeIncoming(in parent: URL) {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? []
-        for name in names where name.hasPrefix(".incoming-") {
-            try? FileManager.default.removeItem(at: parent.appendingPathComponent(name))
-        }
-    }
 }

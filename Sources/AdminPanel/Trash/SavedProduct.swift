@@ -102,12 +102,16 @@ actor SafetyFiles {
     }
 
     /// Folders of `area` that no stored row names (a crash between the files and the row), and
-    /// half-written ones.
+    /// half-written ones. Only folders untouched for an hour (by the file system's clock): a
+    /// keep in progress has its folder before its row, and must not lose it to a sweep.
     func removeOrphans(area: String, keeping known: Set<String>) {
         let parent = root.appendingPathComponent(area)
-        DurableFolder.removeIncoming(in: parent)
+        let cutoff = Date().addingTimeInterval(-3600)
         for name in (try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? [] where !known.contains(name) {
-            try? FileManager.default.removeItem(at: parent.appendingPathComponent(name))
+            let folder = parent.appendingPathComponent(name)
+            guard let modified = (try? FileManager.default.attributesOfItem(atPath: folder.path))?[.modificationDate] as? Date,
+                  modified < cutoff else { continue }
+            try? FileManager.default.removeItem(at: folder)
         }
     }
 }
