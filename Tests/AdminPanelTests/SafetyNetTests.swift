@@ -305,8 +305,7 @@ import OpenMarketSandbox
         Teardown.add { await harness.stop() }
         var products: [ProductDetail] = []
         for n in 0..<3 { products.append(try await harness.makeProduct(name: "Run \(n)", stock: 3 + n)) }
-        let list = try await harness.browser.get("/products/refresh")
-        _ = list
+        _ = try await harness.browser.get("/products/refresh")   // the catalog copy knows them
         let token = try await harness.csrfToken(from: "/products")
         var form: [(String, String)] = [("csrf_token", token), ("action", "set-stock"), ("stock", "0")]
         for product in products { form.append(("ids", String(product.id))) }
@@ -391,18 +390,34 @@ import OpenMarketSandbox
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).isEmpty)
     }
 
-    @Test func viewersSeeTrashAndDraftsWithoutWriteControls() async throws {
-        let harness = try await PanelHarness.start()
+    @Test func viewersSeeTrashAndDraftsButNoWriteControls() async throws {
+        let harness = try await PanelHarness.start(.init(signIn: true))
         Teardown.add { await harness.stop() }
-        let product = try await harness.makeProduct(name: "Viewer sees")
+        try await harness.setUpOwner()
+        let product = try await harness.makeProduct(name: "Seen by a viewer")
         #expect(try await Self.delete(harness, product.id).status == 303)
-        let app = harness.panel.app
-        let viewer = PanelApp.Visit(session: SessionSnapshot(id: "k", csrfToken: "t", signedIn: true, person: "vic", role: .viewer,
-                                                             sessionHash: nil),
-                                    localizer: Localizer(catalog: app.stringCatalogs[.en]))
-        let records = try await app.activity.list(.init(), page: 1).rows
-        let items = app.activityItems(records, visit: viewer)
-        #expect(!"\(items)".contains("/revert"))
+        let token = try await harness.csrfToken(from: "/products/new")
+        _ = try await harness.browser.postMultipart("/products", fields: [("csrf_token", token), ("name", "Team draft"), ("draft", "1")],
+                                                    files: [])
+        let viewerLink = try await harness.invite("Jun", role: "viewer")
+        let viewer = harness.newBrowser()
+        try await harness.accept(viewerLink, password: "jun-password-1", in: viewer)
+
+        let trash = try await viewer.get("/trash")
+        #expect(trash.status == 200)
+        #expect(trash.text.contains("data-trash-item=\"\(product.id)\""))
+        #expect(trash.text.contains("Deleted by owner"))
+        #expect(!trash.text.contains("/restore"))
+        let drafts = try await viewer.get("/drafts")
+        #expect(drafts.text.contains("data-draft=\"1\""))
+        #expect(drafts.text.contains("Saved by owner"))
+        #expect(!drafts.text.contains("/drafts/1/delete") && !drafts.text.contains("href=\"/drafts/1\""))
+        #expect((try await viewer.get("/drafts/1")).status == 403)
+        let viewerToken = try #require(trash.inputValue("csrf_token"))
+        #expect((try await viewer.post("/trash/\(product.id)/restore", form: [("csrf_token", viewerToken)])).status == 403)
+        #expect((try await viewer.post("/drafts/1/delete", form: [("csrf_token", viewerToken)])).status == 403)
+        let log = try await viewer.get("/activity")
+        #expect(!log.text.contains("data-revert"))
     }
 
     @Test func v1RestoreAndRevertAskForTheProductPassword() async throws {

@@ -43,6 +43,9 @@ struct KeepThenDelete: Sendable {
         if let index = images.firstIndex(where: { $0.thumbnailURL == product.thumbnail || $0.url == product.thumbnail }), index > 0 {
             images.insert(images.remove(at: index), at: 0)
         }
+        // A product registers with at most five images, so more could never come back (and a
+        // hostile API listing hundreds must not hold a delete for minutes).
+        images = Array(images.prefix(ProductRules.imageCount.upperBound))
         var bytes: [Data] = []
         for (index, image) in images.enumerated() {
             guard let data = await fetchImage(image) else {
