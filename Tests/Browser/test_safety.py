@@ -86,3 +86,13 @@ def test_draft_saved_reopened_and_registered_without_javascript(panel, browser_w
     assert panel.product(product_id).json()["name"] == "Drafted teapot"
     browser.get(panel.url + "/drafts")
     assert not browser.find_elements(By.CSS_SELECTOR, "[data-draft]")
+
+
+def test_draft_with_javascript_skips_the_register_rules(panel, browser):
+    """The upload script checks every rule before sending; a draft is half-finished on purpose."""
+    browser.get(panel.url + "/products/new")
+    form = browser.find_element(By.CSS_SELECTOR, 'form[enctype="multipart/form-data"]')
+    form.find_element(By.NAME, "name").send_keys("Scripted draft")
+    submit(form, 'button[name="draft"]')
+    WebDriverWait(browser, 30).until(lambda d: d.current_url.split("?")[0].endswith("/drafts"))
+    assert "Scripted draft" in browser.find_element(By.CSS_SELECTOR, "[data-draft]").text
