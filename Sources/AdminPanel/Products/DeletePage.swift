@@ -125,6 +125,7 @@ extension PanelApp {
             "product_url": .string(productURL),
             "cancel_url": .string(back ?? productURL),
             "delete_heading": .string(l("delete_heading", ["name": product.name])),
+            "trash_note": .object(["text": .string(l("safety_delete_trash_note", ["days": l.number(configuration.trashDays)]))]),
             "summary": .string(l("delete_summary", ["name": product.name, "price": l.money(price, product.currency),
                                                     "stock": l.number(product.stock)])),
             "id": .int(product.id),
