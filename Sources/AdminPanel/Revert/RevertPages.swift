@@ -50,14 +50,31 @@ extension PanelApp {
         let records = try await activity.records(ids: ids, in: database).filter { Self.isRevertable($0.entry) }
         guard !records.isEmpty else { throw PageFailure.notFound("safety_revert_not_found") }
         let password = form["password"] ?? ""
+        // Like the bulk run itself: at most `bulkConcurrency` products at a time, results in run order.
+        // v1: one at a time, so a wrong product password counts once per product tried, not four at once.
+        let limit = configuration.api.dialect == .v1 ? 1 : max(1, configuration.bulkConcurrency)
         let outcomes = try await reverts.run("run-\(run)") { [self] in
-            var outcomes: [RevertOutcome] = []
-            for record in records {
-                guard let productID = record.entry.productID else { continue }
-                outcomes.append(await revertProduct(productID, changes: record.entry.changes, rowID: record.id,
-                                                    password: password, session: session, request: request, visit.localizer))
+            var results = [RevertOutcome?](repeating: nil, count: records.count)
+            await withTaskGroup(of: (Int, RevertOutcome?).self) { group in
+                var next = 0
+                func startNext() {
+                    guard next < records.count else { return }
+                    let index = next, record = records[index]
+                    next += 1
+                    group.addTask {
+                        guard let productID = record.entry.productID else { return (index, nil) }
+                        return (index, await self.revertProduct(productID, changes: record.entry.changes, rowID: record.id,
+                                                                password: password, session: session, request: request,
+                                                                visit.localizer))
+                    }
+                }
+                for _ in 0..<min(limit, records.count) { startNext() }
+                while let (index, outcome) = await group.next() {
+                    results[index] = outcome
+                    startNext()
+                }
             }
-            return outcomes
+            return results.compactMap { $0 }
         }
         return try revertResultPage(outcomes, heading: "safety_revert_heading_run", visit: visit)
     }
