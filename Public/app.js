@@ -271,9 +271,11 @@
       event.preventDefault();
       if (form.dataset.busy === "true") return;
       const submit = form.querySelector("button[type=submit]:not([name])");
+      // "Save as draft" keeps a half-finished form: no field rule applies to it.
+      const draft = event.submitter && event.submitter.name === "draft";
       setBusy(form, submit, true, T("preparing"));
       try {
-        const errors = checkFields(form).concat(await checkImages(form, picker, picked, stagedCount()));
+        const errors = draft ? [] : checkFields(form).concat(await checkImages(form, picker, picked, stagedCount()));
         if (errors.length > 0) {
           setBusy(form, submit, false);
           showErrors(form, errors);
@@ -281,6 +283,7 @@
         }
         clearErrors(form);
         const data = new FormData(form);
+        if (draft) data.append("draft", "1");
         data.delete("images");
         for (const entry of picked) {
           const blob = await shrinkToFit(entry.file, maxBytes);

@@ -19,6 +19,8 @@ struct ActivityEntry: Sendable, Equatable {
     var productID: Int?
     var changes: [FieldChange]
     var detail: String?
+    /// The bulk run a `bulk` row belongs to (`data-bulk-run`), so the run can be reverted at once.
+    var runID: String?
 
     init(person: String, address: String, action: String, productID: Int? = nil,
          changes: [FieldChange] = [], detail: String? = nil) {
@@ -40,7 +42,7 @@ struct ActivityEntry: Sendable, Equatable {
 
 /// The actions of design.md's activity log (the `action` column and the `/activity` filter).
 enum ActivityAction {
-    static let all = ["sign-in", "sign-in-failed", "sign-out", "register", "edit", "delete", "delete-refused", "bulk",
+    static let all = ["sign-in", "sign-in-failed", "sign-out", "register", "edit", "delete", "delete-refused", "bulk", "restore", "revert",
                       "person-invited", "role-changed", "person-disabled", "password-changed", "session-revoked"]
 
     /// The catalog key of an action's name (`activity_action_sign-in`…).

@@ -28,6 +28,9 @@ final class ActivityLog: Sendable {
                         [.real(time), .text(cut(entry.person)), .text(cut(entry.address)), .text(cut(entry.action)),
                          entry.productID.map { .integer($0) } ?? .null, entry.detail.map { .text(cut($0)) } ?? .null])
                     let id = connection.lastInsertedRowID
+                    if let run = entry.runID {
+                        try connection.run("INSERT INTO activity_runs (activity_id, run_id) VALUES (?, ?)", [.integer(id), .text(run)])
+                    }
                     for (position, change) in entry.changes.enumerated() {
                         try connection.run(
                             "INSERT INTO activity_changes (activity_id, position, field, old, new) VALUES (?, ?, ?, ?, ?)",
@@ -80,7 +83,7 @@ final class ActivityLog: Sendable {
         }
     }
 
-    private static func rows(_ sql: String, _ values: [SQLiteValue], _ connection: SQLiteConnection) throws -> [ActivityRecord] {
+    static func rows(_ sql: String, _ values: [SQLiteValue], _ connection: SQLiteConnection) throws -> [ActivityRecord] {
         var records: [ActivityRecord] = []
         try connection.query(sql, values) { row in
             records.append(ActivityRecord(
@@ -92,6 +95,9 @@ final class ActivityLog: Sendable {
             try connection.query("SELECT field, old, new FROM activity_changes WHERE activity_id = ? ORDER BY position",
                                  [.integer(records[index].id)]) { row in
                 records[index].entry.changes.append(.init(field: row.string(0), old: row.string(1), new: row.string(2)))
+            }
+            try connection.query("SELECT run_id FROM activity_runs WHERE activity_id = ?", [.integer(records[index].id)]) { row in
+                records[index].entry.runID = row.string(0)
             }
         }
         return records

@@ -25,6 +25,7 @@ extension PanelApp {
         let everyone = await people.all.map(\.name)
         let context: [String: TemplateValue] = [
             "rows": .list(rows.map { activityRow($0, l) }),
+            "items": .list(activityItems(rows, visit: visit)),
             "empty": .bool(rows.isEmpty),
             "person": .string(person ?? ""),
             "product": .string(product.map(String.init) ?? ""),

@@ -55,12 +55,15 @@ public final class AdminPanel: Sendable {
         // Staged uploads of abandoned forms expire even if nobody submits again.
         let staging = app.staging
         let activity = app.activity, days = app.configuration.activityDays, sessions = app.sessions
+        let app = app
         Task { await activity.purge(olderThanDays: days) }
+        Task { await app.sweepTrash() }
         Task {
             await sweeper.run(every: .seconds(300)) {
                 await staging.purgeExpired()
                 await activity.purge(olderThanDays: days)
                 await sessions.purgeExpired()
+                await app.sweepTrash()
             }
         }
         return port

@@ -43,6 +43,13 @@ final class PanelApp: Sendable {
     let database: PanelDatabase
     let activity: ActivityLog
     let hostAllowList: HostAllowList
+    /// Safety nets (issue 24): deleted products kept before the API deletes them, drafts, and
+    /// the folder under DATA holding their files; restores and reverts of one item run one at a time.
+    let trash: TrashStore
+    let drafts: DraftStore
+    let safetyFiles: SafetyFiles
+    let restores = KeyedQueue<Int>()
+    let reverts = KeyedQueue<String>()
     /// The port the panel listens on (known after binding; port 0 picks one).
     let listeningPort = ListeningPort()
 
@@ -107,6 +114,14 @@ final class PanelApp: Sendable {
         } catch {
             throw PanelStartupError("the catalog copy in \(database.database.path) cannot be opened: \(error)")
         }
+        do {
+            trash = try TrashStore(database.writer)
+            drafts = try DraftStore(database.writer)
+            try BulkRuns.createTable(database.writer)
+        } catch {
+            throw PanelStartupError("the trash and drafts in \(database.database.path) cannot be opened: \(error)")
+        }
+        safetyFiles = SafetyFiles(root: URL(fileURLWithPath: database.database.path).deletingLastPathComponent())
         let copy = CatalogCopy()
         if let stored = try? catalogDatabase.loadAll() { copy.load(stored.products, syncedAt: stored.syncedAt) }
         catalog = CatalogSync(client: client, copy: copy, database: catalogDatabase,

@@ -50,7 +50,10 @@ extension PanelApp {
 
         await catalog.ensureFresh(maxAge: configuration.catalogMaxAge)
         let (allowed, refused) = BulkSelection.partition(ids, in: catalog.copy.snapshot(), ownVendorID: await vendor.id)
-        let runner = BulkRunner(client: client, concurrency: configuration.bulkConcurrency, gauge: bulkGauge)
+        var runner = BulkRunner(client: client, concurrency: configuration.bulkConcurrency, gauge: bulkGauge)
+        runner.keeper = keepThenDelete
+        runner.person = session.person
+        let runID = BulkRuns.newID()
         let started = Date()
         var outcomes: [BulkRunner.Outcome]
         do throws(BulkRunner.Stop) {
@@ -75,8 +78,10 @@ extension PanelApp {
             if outcome.deleted { await catalogRemove(outcome.id) }
             if let removed = outcome.removed { await forgetMedia(of: removed) }
             let reason = Localizer(catalog: stringCatalogs[.en])(outcome.reason, outcome.arguments)
-            await activity.record(ActivityEntry(session, request, action: "bulk", productID: outcome.id,
-                                                detail: "\(action.name): \(outcome.done ? "done" : "failed") — \(reason)"))
+            var entry = ActivityEntry(session, request, action: "bulk", productID: outcome.id, changes: outcome.changes,
+                                      detail: "\(action.name): \(outcome.done ? "done" : "failed") — \(reason)")
+            entry.runID = runID
+            await activity.record(entry)
         }
 
         let done = outcomes.filter(\.done).count

@@ -19,6 +19,8 @@ struct BulkRunner: Sendable {
         var deleted = false
         /// The product as it was, when this action deleted it (its images leave the media cache).
         var removed: ProductDetail?
+        /// Each field the action changed, old → new (the activity row's, for reverting the run).
+        var changes: [ActivityEntry.FieldChange] = []
     }
 
     enum Stop: Error { case wrongPassword }
@@ -27,6 +29,10 @@ struct BulkRunner: Sendable {
     let concurrency: Int
     /// Counts products in flight; tests read the peak to see the bound hold.
     let gauge: ConcurrencyGauge
+    /// Keeps each product in the trash before its delete (nil: tests of the runner alone).
+    var keeper: KeepThenDelete? = nil
+    /// Who runs the action (the trash says who deleted).
+    var person = ""
 
     func run(_ action: BulkSelection.Action, on products: [CatalogProduct]) async throws(Stop) -> [Outcome] {
         var outcomes: [Outcome] = []
@@ -66,11 +72,30 @@ struct BulkRunner: Sendable {
         do throws(OpenMarketError) {
             switch action {
             case .delete(let password):
-                outcome.removed = try await client.delete(id: product.id, password: password)
+                let client = client
+                if let keeper {
+                    do {
+                        outcome.removed = try await keeper.run(product.id, person: person) { () throws(OpenMarketError) in
+                            try await client.delete(id: product.id, password: password)
+                        }
+                    } catch let failure as KeepThenDelete.KeepFailure {
+                        outcome.reason = "safety_bulk_reason_not_kept"
+                        outcome.arguments = ["reason": Self.describe(failure)]
+                        return outcome
+                    } catch let error as OpenMarketError {
+                        throw error
+                    } catch {
+                        throw OpenMarketError.unreachable(reason: "\(error)")
+                    }
+                } else {
+                    outcome.removed = try await client.delete(id: product.id, password: password)
+                }
                 outcome.deleted = true
                 outcome.reason = "bulk_reason_deleted"
             case .setStock(let stock):
                 outcome.updated = try await client.update(id: product.id, changes: ProductChanges(stock: stock))
+                // The stock the seller's list showed before (the runner does not read each product).
+                outcome.changes = [.init(field: "stock", old: String(product.stock), new: String(stock))]
                 outcome.reason = "bulk_reason_stock_set"
                 outcome.arguments = ["stock": String(stock)]
             case .setDiscount(let discount):
@@ -82,7 +107,9 @@ struct BulkRunner: Sendable {
                     return outcome
                 }
                 let rounded = PriceAdjustment.rounded(discount, current.currency)
-                outcome.updated = try await client.update(id: product.id, changes: ProductChanges(discountedPrice: rounded))
+                let changes = ProductChanges(discountedPrice: rounded)
+                outcome.updated = try await client.update(id: product.id, changes: changes)
+                outcome.changes = changes.activityChanges(from: current, thumbnailID: nil)
                 outcome.reason = "bulk_reason_discount_set"
                 outcome.arguments = ["discount": Money.format(rounded, current.currency)]
             case .adjustPrice(let adjustment):
@@ -95,6 +122,7 @@ struct BulkRunner: Sendable {
                 var changes = ProductChanges(price: result.price)
                 if result.discountClamped { changes.discountedPrice = result.discountedPrice }
                 outcome.updated = try await client.update(id: product.id, changes: changes)
+                outcome.changes = changes.activityChanges(from: current, thumbnailID: nil)
                 outcome.reason = result.discountClamped ? "bulk_reason_price_set_discount_lowered" : "bulk_reason_price_set"
                 outcome.arguments = ["old": Money.format(current.price, current.currency),
                                      "new": Money.format(result.price, current.currency),
@@ -113,6 +141,17 @@ struct BulkRunner: Sendable {
             outcome.arguments = ["reason": error.description]
         }
         return outcome
+    }
+}
+
+extension BulkRunner {
+    /// A keep failure in English for the result row's reason (the row's key is translated).
+    static func describe(_ failure: KeepThenDelete.KeepFailure) -> String {
+        switch failure {
+        case .imageUnreadable(let name): "image \(name) could not be read"
+        case .diskFull: "the disk is full"
+        case .storage: "the trash could not be written"
+        }
     }
 }
 

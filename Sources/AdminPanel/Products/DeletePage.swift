@@ -52,11 +52,22 @@ extension PanelApp {
         case .success(let reserved):
             ticket = reserved
         }
+        // The product and its images are kept in the trash first; if that fails nothing is deleted.
         let outcome: Result<ProductDetail, OpenMarketError>
-        do throws(OpenMarketError) {
-            outcome = .success(try await client.delete(id: id, password: password))
-        } catch {
+        do {
+            let client = client
+            outcome = .success(try await keepThenDelete.run(id, person: session.person) { () throws(OpenMarketError) in
+                try await client.delete(id: id, password: password)
+            })
+        } catch let failure as KeepThenDelete.KeepFailure {
+            await deleteGate.release(ticket)
+            let product = try await loadProduct(id, retry: "/products/\(id)/delete")
+            return try deletePage(product, visit: visit, back: back, alert: keepFailureMessage(failure, l), passwordError: nil,
+                                  locked: nil, status: Self.keepFailureStatus(failure))
+        } catch let error as OpenMarketError {
             outcome = .failure(error)
+        } catch {
+            outcome = .failure(.unreachable(reason: String(describing: error)))
         }
         // Only a wrong password keeps its slot.
         if case .failure(.unauthorized) = outcome {} else { await deleteGate.release(ticket) }
@@ -114,6 +125,7 @@ extension PanelApp {
             "product_url": .string(productURL),
             "cancel_url": .string(back ?? productURL),
             "delete_heading": .string(l("delete_heading", ["name": product.name])),
+            "trash_note": .object(["text": .string(l("safety_delete_trash_note", ["days": l.number(configuration.trashDays)]))]),
             "summary": .string(l("delete_summary", ["name": product.name, "price": l.money(price, product.currency),
                                                     "stock": l.number(product.stock)])),
             "id": .int(product.id),

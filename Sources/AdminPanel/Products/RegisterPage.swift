@@ -26,6 +26,10 @@ extension PanelApp {
 
         let (staged, uploads, imageIssues) = try await stageImages(form, session: session)
         issues += imageIssues
+        // "Save as draft": kept in DATA, nothing sent to the API.
+        if form.fields["draft"] != nil {
+            return try await saveDraft(form, values: values, uploads: uploads, staged: staged, session: session, l: l)
+        }
         parsed.name = parsed.name.trimmingCharacters(in: .whitespacesAndNewlines)
         if configuration.api.dialect == .v1 {
             return try await registerV1(request, form: form, session: session, visit: visit, values: values,
@@ -38,12 +42,14 @@ extension PanelApp {
 
         var state = ProductFormState(values: values, issues: issues, staged: staged)
         state.back = BackLink.validated(form.fields["back"])
+        state.draftID = form.fields["draft_id"].flatMap { Int($0) }
         guard issues.isEmpty else {
             return try registerPage(state, visit: visit, status: 422)
         }
         do throws(OpenMarketError) {
             let product = try await client.create(draft)
             if let staged { await staging.discard(token: staged.token) }
+            await finishDraft(form)
             await vendor.learn(product.vendorID)
             await catalogRecord(product)
             await activity.record(ActivityEntry(session, request, action: "register", productID: product.id,

@@ -17,6 +17,9 @@ struct ProductFormState: Sendable {
     var conflict: [FieldChange] = []
     /// The list to return to after saving or cancelling (`back=`, validated).
     var back: String?
+    /// Register only: the draft this form was opened from (registering it removes the draft;
+    /// saving it as a draft again replaces it).
+    var draftID: Int?
 }
 
 /// One field that changed on the API while the seller had the edit form open: its value when
@@ -43,6 +46,10 @@ extension PanelApp {
         context["mode_register"] = .bool(productID == nil)
         context["back"] = state.back.map { .object(["url": .string($0)]) } ?? .null
         context["mode_edit"] = .bool(productID != nil)
+        context["draft"] = productID == nil ? .object([
+            "id": state.draftID.map { .object(["value": .int($0)]) } ?? .null,
+            "label": .string(l("safety_draft_save")),
+        ]) : .null
         // v1: a password per product, asked on register and edit; images replaceable on edit;
         // whole-number money; no thumbnail choice (the API has none).
         let v1 = configuration.api.dialect == .v1

@@ -29,10 +29,12 @@ extension PanelApp {
                              password: form.fields["password"] ?? "", images: uploads)
         issues = Self.merged(issues, item.validate())
         var state = ProductFormState(values: values, issues: issues, staged: staged)
+        state.draftID = form.fields["draft_id"].flatMap { Int($0) }
         guard issues.isEmpty else { return try registerPage(state, visit: visit, status: 422) }
         do throws(OpenMarketError) {
             let product = try await client.v1Register(item)
             if let staged { await staging.discard(token: staged.token) }
+            await finishDraft(form)
             await activity.record(ActivityEntry(session, request, action: "register", productID: product.id,
                                                 detail: product.title))
             return await redirect(to: "/products/\(product.id)", flash: l("flash_registered", ["name": product.title]),

@@ -1,0 +1,133 @@
+import Foundation
+import HTMLTemplates
+import HTTPServer
+import OpenMarketCore
+
+extension PanelApp {
+    /// Whether an activity row offers a revert form: edits and bulk changes that changed fields.
+    static func isRevertable(_ entry: ActivityEntry) -> Bool {
+        (entry.action == "edit" || entry.action == "bulk") && entry.productID != nil
+            && entry.changes.contains { EditField(rawValue: $0.field) != nil }
+    }
+
+    /// `POST /activity/{row id}/revert` (editors, `csrf_token`; v1 `password`).
+    func revertRow(_ request: HTTPRequest) async throws -> HTTPResponse {
+        guard let text = request.pathParameters["id"], let rowID = Int(text), rowID > 0 else {
+            throw PageFailure.notFound("safety_revert_not_found")
+        }
+        let form = try await request.urlencodedForm()
+        let session = try await requireCSRF(request, formToken: form["csrf_token"])
+        let visit = visit(request, session: session)
+        guard session.role.canWrite else { throw PageFailure.forbidden("failure_viewer_read_only") }
+        let records = try await activity.records(ids: [rowID], in: database)
+        guard let record = records.first, Self.isRevertable(record.entry), let productID = record.entry.productID else {
+            throw PageFailure.notFound("safety_revert_not_found")
+        }
+        let password = form["password"] ?? ""
+        let outcome = try await reverts.run("row-\(rowID)") { [self] in
+            await revertProduct(productID, changes: record.entry.changes, rowID: rowID, password: password,
+                                session: session, request: request, visit.localizer)
+        }
+        // All set back: to the product, as after a save.
+        if outcome.failure == nil, outcome.conflicts.isEmpty, !outcome.reverted.isEmpty {
+            return await redirect(to: "/products/\(productID)",
+                                  flash: visit.localizer("safety_flash_reverted", ["name": outcome.name]), session: session)
+        }
+        return try revertResultPage([outcome], heading: "safety_revert_heading_row", visit: visit)
+    }
+
+    /// `POST /activity/bulk/{run id}/revert` (editors, `csrf_token`): every product of the run,
+    /// one update each, one at a time.
+    func revertBulkRun(_ request: HTTPRequest) async throws -> HTTPResponse {
+        guard let run = request.pathParameters["run"], BulkRuns.isValid(run) else {
+            throw PageFailure.notFound("safety_revert_not_found")
+        }
+        let form = try await request.urlencodedForm()
+        let session = try await requireCSRF(request, formToken: form["csrf_token"])
+        let visit = visit(request, session: session)
+        guard session.role.canWrite else { throw PageFailure.forbidden("failure_viewer_read_only") }
+        let ids = try await activity.rowIDs(ofRun: run, in: database)
+        let records = try await activity.records(ids: ids, in: database).filter { Self.isRevertable($0.entry) }
+        guard !records.isEmpty else { throw PageFailure.notFound("safety_revert_not_found") }
+        let password = form["password"] ?? ""
+        // Like the bulk run itself: at most `bulkConcurrency` products at a time, results in run order.
+        // v1: one at a time, so a wrong product password counts once per product tried, not four at once.
+        let limit = configuration.api.dialect == .v1 ? 1 : max(1, configuration.bulkConcurrency)
+        let outcomes = try await reverts.run("run-\(run)") { [self] in
+            var results = [RevertOutcome?](repeating: nil, count: records.count)
+            await withTaskGroup(of: (Int, RevertOutcome?).self) { group in
+                var next = 0
+                func startNext() {
+                    guard next < records.count else { return }
+                    let index = next, record = records[index]
+                    next += 1
+                    group.addTask {
+                        guard let productID = record.entry.productID else { return (index, nil) }
+                        return (index, await self.revertProduct(productID, changes: record.entry.changes, rowID: record.id,
+                                                                password: password, session: session, request: request,
+                                                                visit.localizer))
+                    }
+                }
+                for _ in 0..<min(limit, records.count) { startNext() }
+                while let (index, outcome) = await group.next() {
+                    results[index] = outcome
+                    startNext()
+                }
+            }
+            return results.compactMap { $0 }
+        }
+        return try revertResultPage(outcomes, heading: "safety_revert_heading_run", visit: visit)
+    }
+
+    private func revertResultPage(_ outcomes: [RevertOutcome], heading: String, visit: Visit) throws -> HTTPResponse {
+        let l = visit.localizer
+        let reverted = outcomes.filter { !$0.reverted.isEmpty }.count
+        let context: [String: TemplateValue] = [
+            "heading": .string(l(heading)),
+            "summary": .string(l("safety_revert_summary", ["done": l.number(reverted), "total": l.number(outcomes.count)])),
+            "products": .list(outcomes.map { outcome in
+                let status: String
+                if let failure = outcome.failure {
+                    status = l(failure, outcome.failureArguments)
+                } else if !outcome.reverted.isEmpty {
+                    status = l("safety_revert_fields_set_back", ["fields": outcome.reverted.map { l($0.labelKey) }.joined(separator: ", ")])
+                } else if !outcome.conflicts.isEmpty {
+                    status = l("safety_revert_nothing_conflicts")
+                } else {
+                    status = l("safety_revert_nothing_to_do")
+                }
+                return .object([
+                    "id": .int(outcome.productID),
+                    "url": .string("/products/\(outcome.productID)"),
+                    "name": .string(outcome.name.isEmpty ? l("bulk_unknown_product", ["id": String(outcome.productID)]) : outcome.name),
+                    "outcome": .string(outcome.failure != nil ? "failed" : outcome.reverted.isEmpty ? "unchanged" : "done"),
+                    "status": .string(status),
+                    "conflict": outcome.conflicts.isEmpty ? .null : .object([
+                        "changes": .list(outcome.conflicts.map {
+                            .object(["field": .string($0.field), "was": .string($0.was), "now": .string($0.now),
+                                     "yours": .string($0.yours)])
+                        }),
+                    ]),
+                ])
+            }),
+        ]
+        // Nothing could be set back because of later changes: the conflict's status, as on edit.
+        // A wrong v1 password with nothing set back: the form's refusal.
+        let status = reverted > 0 ? 200 : outcomes.contains { !$0.conflicts.isEmpty } ? 409
+            : outcomes.contains(where: \.unauthorized) ? 422 : 200
+        return try page("revert_result", title: l(heading), context: context, visit: visit, section: .activity, status: status)
+    }
+}
+
+extension ActivityLog {
+    /// The rows of these ids with their changes and runs (ids in the given order, unknown ones left out).
+    func records(ids: [Int], in database: PanelDatabase) async throws -> [ActivityRecord] {
+        guard !ids.isEmpty else { return [] }
+        let limited = Array(ids.prefix(2000))
+        let placeholders = Array(repeating: "?", count: limited.count).joined(separator: ",")
+        let sql = "SELECT id, at, person, address, action, product_id, detail FROM activity WHERE id IN (\(placeholders)) ORDER BY id"
+        return try await database.reader.perform { connection in
+            try ActivityLog.rows(sql, limited.map { .integer($0) }, connection)
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import HTTPServer
+import OpenMarketCore
+
+/// The outcome of reverting one product (for the result page).
+struct RevertOutcome: Sendable {
+    var productID: Int
+    var name: String
+    var reverted: [EditField] = []
+    var conflicts: [FieldChange] = []
+    var skipped: [String] = []
+    /// Why nothing was sent (a catalog key and its values), nil when the PATCH went through or
+    /// nothing needed sending.
+    var failure: String?
+    var failureArguments: [String: String] = [:]
+    var unauthorized = false
+}
+
+extension PanelApp {
+    /// Reverts one product to the old values of `changes` (an activity row's): reads it, plans
+    /// (`RevertPlan`), sends ONE update with every field to set back (so nothing is half-reverted
+    /// within a product), and records a `revert` row. v1 sends the product's `password`.
+    func revertProduct(_ id: Int, changes: [ActivityEntry.FieldChange], rowID: Int, password: String,
+                       session: SessionSnapshot, request: HTTPRequest, _ l: Localizer) async -> RevertOutcome {
+        var outcome = RevertOutcome(productID: id, name: "")
+        let current: ProductDetail
+        do throws(OpenMarketError) {
+            current = try await client.product(id: id)
+        } catch {
+            if case .notFound = error {
+                outcome.failure = "safety_revert_product_gone"
+            } else {
+                outcome.failure = "safety_revert_api_failed"
+                outcome.failureArguments = ["reason": PageFailure(error, retryURL: nil).sentence(l)]
+            }
+            return outcome
+        }
+        outcome.name = current.name
+        let now = ProductFormValues(product: current, thumbnailID: presenter.thumbnailImageID(of: current))
+        let plan = RevertPlan(changes: changes, current: now)
+        outcome.skipped = plan.skipped
+        outcome.conflicts = plan.conflicts.map { conflict in
+            var rowValues = now
+            rowValues[conflict.field] = conflict.rowNew
+            return FieldChange(field: l(conflict.field.labelKey),
+                               was: display(conflict.field, rowValues, product: current, l),
+                               now: display(conflict.field, now, product: current, l),
+                               yours: l("safety_revert_left_alone"))
+        }
+        guard !plan.reverted.isEmpty else { return outcome }
+
+        var (parsed, issues) = plan.values.parse()
+        parsed.name = parsed.name.trimmingCharacters(in: .whitespacesAndNewlines)
+        let sent = Set(plan.reverted.map(\.rawValue))
+        issues = issues.filter { sent.contains($0.field) }
+        var changes = ProductChanges()
+        for field in plan.reverted {
+            switch field {
+            case .name: changes.name = parsed.name
+            case .description: changes.description = parsed.description
+            case .price: changes.price = parsed.price
+            case .currency: changes.currency = parsed.currency
+            case .discountedPrice: changes.discountedPrice = parsed.discountedPrice
+            case .stock: changes.stock = parsed.stock
+            case .thumbnailID: changes.thumbnailID = parsed.thumbnailID
+            }
+        }
+        issues += changes.validate(current: current)
+        guard issues.isEmpty else {
+            outcome.failure = "safety_revert_refused"
+            outcome.failureArguments = ["reason": issues.map { l.issue($0, currency: current.currency) }.joined(separator: " ")]
+            return outcome
+        }
+        do throws(OpenMarketError) {
+            let updated: ProductDetail
+            if configuration.api.dialect == .v1 {
+                updated = try await revertV1(id, changes: changes, password: password, session: session)
+            } else {
+                updated = try await client.update(id: id, changes: changes)
+            }
+            await catalogRecord(updated)
+            await activity.record(ActivityEntry(session, request, action: "revert", productID: id,
+                                                changes: changes.activityChanges(from: current, thumbnailID: presenter.thumbnailImageID(of: current)),
+                                                detail: "activity row \(rowID)"))
+            outcome.reverted = plan.reverted
+        } catch {
+            if case .unauthorized = error {
+                outcome.unauthorized = true
+                outcome.failure = "safety_revert_wrong_password"
+            } else {
+                outcome.failure = "safety_revert_api_failed"
+                outcome.failureArguments = ["reason": PageFailure(error, retryURL: nil).sentence(l)]
+            }
+        }
+        return outcome
+    }
+
+    /// v1's edit with the product password, counted like the edit form's (a wrong one keeps its
+    /// slot in the delete/edit limits).
+    private func revertV1(_ id: Int, changes: ProductChanges, password: String,
+                          session: SessionSnapshot) async throws(OpenMarketError) -> ProductDetail {
+        guard !password.isEmpty else { throw .unauthorized(message: "") }
+        let ticket: AttemptGate.Ticket
+        switch await deleteGate.reserve(session.person, Self.panelWide) {
+        case .failure: throw .unauthorized(message: "")
+        case .success(let reserved): ticket = reserved
+        }
+        var v1 = V1ItemChanges(password: password)
+        v1.title = changes.name
+        v1.descriptions = changes.description
+        v1.price = changes.price.map { Int($0) }
+        v1.currency = changes.currency
+        v1.stock = changes.stock
+        v1.discountedPrice = changes.discountedPrice.map { Int($0) }
+        do throws(OpenMarketError) {
+            let item = try await client.v1Edit(id: id, v1)
+            await deleteGate.release(ticket)
+            return item.productDetail
+        } catch {
+            if case .unauthorized = error {} else { await deleteGate.release(ticket) }
+            throw error
+        }
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import HTMLTemplates
+import HTTPServer
+import OpenMarketCore
+
+extension PanelApp {
+    /// `GET /trash`: every product the panel deleted and kept, newest first, for everyone signed
+    /// in; editors get a restore form on each (in v1 with a field for the new product password).
+    func trashPage(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let visit = await visit(request)
+        let l = visit.localizer
+        let items = try await trash.waiting()
+        let canWrite = visit.session?.role.canWrite ?? false
+        let v1 = configuration.api.dialect == .v1
+        let context: [String: TemplateValue] = [
+            "intro": .string(l("safety_trash_intro", ["days": l.number(configuration.trashDays)])),
+            "empty": .bool(items.isEmpty),
+            "items": .list(items.map { item in
+                .object([
+                    "old_id": .int(item.oldID),
+                    "name": .string(item.name),
+                    "deleted": .string(l("safety_trash_deleted_by", ["person": item.person.isEmpty ? "?" : item.person,
+                                                                     "time": l.date(item.deletedAt) + " " + Self.clockTime(item.deletedAt)])),
+                    "expires": .string(l("safety_trash_expires", [
+                        "date": l.date(item.deletedAt.addingTimeInterval(Double(configuration.trashDays) * 86_400))])),
+                    "restore": canWrite ? .object([
+                        "url": .string("/trash/\(item.oldID)/restore"),
+                        "csrf_token": .string(visit.session?.csrfToken ?? ""),
+                        "v1": .bool(v1),
+                        "password_id": .string("trash-password-\(item.oldID)"),
+                    ]) : .null,
+                ])
+            }),
+        ]
+        return try page("trash", title: l("safety_trash_heading"), context: context, visit: visit, section: .none)
+    }
+
+    /// `POST /trash/{old id}/restore` (`csrf_token`; v1 `password`): registers the kept product
+    /// again with the same fields and images (a new id), records `restore`, 303 to it. Restores
+    /// of one item run one at a time, so a second one finds it restored and leads to the same product.
+    func restoreFromTrash(_ request: HTTPRequest) async throws -> HTTPResponse {
+        guard let text = request.pathParameters["id"], let oldID = Int(text), oldID > 0 else {
+            throw PageFailure.notFound("safety_trash_not_found")
+        }
+        let form = try await request.urlencodedForm()
+        let session = try await requireCSRF(request, formToken: form["csrf_token"])
+        let l = visit(request, session: session).localizer
+        guard session.role.canWrite else { throw PageFailure.forbidden("failure_viewer_read_only") }
+        let password = form["password"] ?? ""
+        if configuration.api.dialect == .v1, password.isEmpty {
+            throw PageFailure(status: 422, heading: "safety_restore_failed_heading", message: "safety_restore_password_needed")
+        }
+        return try await restores.run(oldID) { [self] in
+            guard let item = try await trash.item(oldID) else { throw PageFailure.notFound("safety_trash_not_found") }
+            if let newID = item.restoredAs {
+                return await redirect(to: "/products/\(newID)", flash: l("safety_flash_already_restored", ["name": item.name]),
+                                      session: session)
+            }
+            let kept: (product: SavedProduct, images: [ImageUpload])
+            do {
+                kept = try await safetyFiles.read(area: Self.trashArea, folder: item.folder)
+            } catch SafetyFiles.Failure.missing(let file) {
+                throw PageFailure(status: 409, heading: "safety_restore_failed_heading", message: "safety_restore_files_missing",
+                                  arguments: ["file": file])
+            }
+            let product = try await registerSaved(kept.product.values, images: kept.images, password: password, l)
+            try await trash.markRestored(oldID, as: product.id)
+            await safetyFiles.remove(area: Self.trashArea, folder: item.folder)
+            await catalogRecord(product)
+            await activity.record(ActivityEntry(session, request, action: "restore", productID: product.id,
+                                                changes: [.init(field: "id", old: String(oldID), new: String(product.id))],
+                                                detail: product.name))
+            return await redirect(to: "/products/\(product.id)", flash: l("safety_flash_restored", ["name": product.name]),
+                                  session: session)
+        }
+    }
+
+    /// Registers saved values and images in the dialect's way; a rule the values break, or the
+    /// API's refusal, is an error page (nothing was registered).
+    func registerSaved(_ values: ProductFormValues, images: [ImageUpload], password: String,
+                       _ l: Localizer) async throws -> ProductDetail {
+        var (parsed, issues) = values.parse()
+        parsed.name = parsed.name.trimmingCharacters(in: .whitespacesAndNewlines)
+        let outcome: ProductDetail
+        if configuration.api.dialect == .v1 {
+            let price = Self.wholeMoney(parsed.price, field: "price", code: "price_whole", into: &issues)
+            let discount = parsed.discountedPrice > 0
+                ? Self.wholeMoney(parsed.discountedPrice, field: "discounted_price", code: "discount_whole", into: &issues) : nil
+            let item = V1NewItem(title: parsed.name, descriptions: parsed.description, price: price ?? 1,
+                                 currency: parsed.currency, stock: parsed.stock, discountedPrice: discount,
+                                 password: password, images: images)
+            issues = Self.merged(issues, item.validate())
+            try Self.refuse(issues, l)
+            do throws(OpenMarketError) {
+                outcome = try await client.v1Register(item).productDetail
+            } catch {
+                throw PageFailure(error, retryURL: nil)
+            }
+        } else {
+            let draft = NewProduct(name: parsed.name, description: parsed.description, price: parsed.price,
+                                   currency: parsed.currency, discountedPrice: parsed.discountedPrice,
+                                   stock: parsed.stock, images: images)
+            issues = Self.merged(issues, draft.validate())
+            try Self.refuse(issues, l)
+            do throws(OpenMarketError) {
+                outcome = try await client.create(draft)
+            } catch {
+                throw PageFailure(error, retryURL: nil)
+            }
+            await vendor.learn(outcome.vendorID)
+        }
+        return outcome
+    }
+
+    private static func refuse(_ issues: [FieldIssue], _ l: Localizer) throws {
+        guard !issues.isEmpty else { return }
+        let reasons = issues.map { l.issue($0, currency: .KRW) }.joined(separator: " ")
+        throw PageFailure(status: 422, heading: "safety_restore_failed_heading", message: "safety_restore_refused",
+                          arguments: ["reason": reasons])
+    }
+}
