@@ -4,7 +4,8 @@ import OpenMarketCore
 
 /// One language's texts: flat JSON objects `key → text` in `Templates/strings/<language>.json`
 /// and `Templates/strings/<feature>.<language>.json`.
-/// Texts may hold `{name}` placeholders, filled by `Localizer`. Keys starting with `js_` are also
+/// Texts may hold `{name}` placeholders, filled by `Localizer`, and Korean particle tokens
+/// (`{을/를}`, see `KoreanParticles`), chosen by `Localizer` and by `app.js` alike. Keys starting with `js_` are also
 /// handed to `app.js`. A key ending in `_one` is the singular form of the key without it.
 struct StringCatalog: Sendable {
     let language: Language
@@ -32,6 +33,7 @@ struct StringCatalog: Sendable {
             let after = rest[rest.index(after: open)...]
             guard let close = after.firstIndex(of: "}") else { break }
             let name = after[..<close]
+            // `{을/를}` and the other particle tokens hold a '/', so they are never placeholders.
             if !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) { names.insert(String(name)) }
             rest = after[after.index(after: close)...]
         }
