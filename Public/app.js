@@ -64,7 +64,8 @@
       const word = chars.slice(start).join("");
       const l = last.toLowerCase();
       if (word.length === 1 || word === word.toUpperCase()) return "lr".includes(l) ? "rieul" : "mn".includes(l) ? "consonant" : "vowel";
-      if (l === "l") return "rieul";
+      if (/(ne|me)$/i.test(word)) return "consonant";
+      if (l === "l" || /le$/i.test(word)) return "rieul";
       if ("mnkpbcg".includes(l)) return "consonant";
       if (l === "t") return /(et|ut|at)$/i.test(word) ? "consonant" : "vowel";
       return "vowel";

@@ -144,6 +144,9 @@ enum KoreanParticles {
             }
         }
         let lower = word.lowercased()
+        // A silent e: phone 폰, home 홈, style 스타일; other e endings are read (케이스, 케이크).
+        if lower.hasSuffix("ne") || lower.hasSuffix("me") { return .consonant }
+        if lower.hasSuffix("le") { return .rieul }
         switch last {
         case "l": return .rieul                           // 걸, 모델
         case "m", "n", "k", "p", "b", "c", "g": return .consonant  // 폼, 폰, 북, 컵, 클럽, 뮤직, 백

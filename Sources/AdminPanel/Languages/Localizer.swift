@@ -54,6 +54,7 @@ struct Localizer: Sendable {
 
     /// `KST`, `UTC`, `CET` when the system has a letter abbreviation, else `UTC+9` / `UTC−3:30`.
     static func zoneName(_ zone: TimeZone, at date: Date) -> String {
+        if ["UTC", "Etc/UTC", "GMT", "Etc/GMT", "Universal", "Zulu"].contains(zone.identifier) { return "UTC" }
         if let abbreviation = zone.abbreviation(for: date), !abbreviation.isEmpty,
            abbreviation.allSatisfy({ $0.isASCII && $0.isUppercase }) {
             return abbreviation
