@@ -56,7 +56,8 @@ import OpenMarketCore
         let time = text(fields(Self.view.row(record(entry, at: 1_764_050_400))).first { $0.key == "time" }?.value) ?? ""
         // 2025-11-25 06:00 UTC is 15:00 in Seoul.
         #expect(time.hasPrefix("2025년 11월 25일 15:00 "), "\(time)")
-        #expect(time.hasSuffix("KST") || time.hasSuffix("UTC+9"), "\(time)")
+        #expect(time.hasSuffix(" KST"), "\(time)")
+        #expect(Localizer.zoneName(TimeZone(secondsFromGMT: -(3 * 3600 + 1800))!, at: Date()) == "UTC−3:30")
         let english = ActivityRowView(localizer: LanguageTests.en, timeZone: TimeZone(identifier: "UTC")!, products: [:])
         #expect(text(fields(english.row(record(entry, at: 1_764_050_400)))["time"]) == "Nov 25, 2025 06:00 UTC")
     }
@@ -68,7 +69,7 @@ import OpenMarketCore
         let entry = ActivityEntry(person: "local", address: "127.0.0.1", action: "bulk", productID: 77, detail: detail.stored)
         // Product 77 has left the catalog since: the row still names it.
         let row = fields(Self.view.row(record(entry)))
-        #expect(text(row["detail"]) == "가격 조정 · 완료: 가격 변경: ₩1,000 → ₩900")
+        #expect(text(row["detail"]) == "가격 조정 완료 — 가격 변경: ₩1,000 → ₩900")
         #expect(text(row["product"]) == "‘텀블러 3’")
         let english = ActivityRowView(localizer: LanguageTests.en, timeZone: Self.seoul, products: [:])
         let englishDetail = text(fields(english.row(record(entry)))["detail"]) ?? ""

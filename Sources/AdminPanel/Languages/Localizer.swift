@@ -55,6 +55,8 @@ struct Localizer: Sendable {
     /// `KST`, `UTC`, `CET` when the system has a letter abbreviation, else `UTC+9` / `UTC−3:30`.
     static func zoneName(_ zone: TimeZone, at date: Date) -> String {
         if ["UTC", "Etc/UTC", "GMT", "Etc/GMT", "Universal", "Zulu"].contains(zone.identifier) { return "UTC" }
+        // Linux's zone data writes Seoul's zone "GMT+9"; Korean sellers know it as KST.
+        if let known = knownAbbreviations[zone.identifier] { return known }
         if let abbreviation = zone.abbreviation(for: date), !abbreviation.isEmpty,
            abbreviation.allSatisfy({ $0.isASCII && $0.isUppercase }) {
             return abbreviation
@@ -88,6 +90,9 @@ struct Localizer: Sendable {
         }
         return self("issue_" + code, arguments)
     }
+
+    /// Zones whose usual letters the system does not give (no daylight saving in any of them).
+    static let knownAbbreviations = ["Asia/Seoul": "KST", "ROK": "KST", "Asia/Tokyo": "JST", "Japan": "JST"]
 
     /// A product field's name as the form labels it (`price` → 가격), for issues, the activity log
     /// and product history; an unknown field shows as itself.
