@@ -116,4 +116,11 @@ import Testing
         #expect(LanguageTests.ko("people_role_changed", ["name": "박직원", "role": "보기 전용"])
                 == "박직원님의 역할을 보기 전용으로 변경했습니다.")
     }
+
+    @Test func templatesGetFixedWordsWithTheirParticleChosen() throws {
+        let catalog = StringCatalog(language: .ko, texts: ["a": "‘스토어’{을/를} 확인해 주세요", "b": "{name}{을/를}"])
+        guard case .object(let texts) = catalog.templateValue else { Issue.record("not an object"); return }
+        #expect(texts["a"] == .string("‘스토어’를 확인해 주세요"))
+        #expect(texts["b"] == .string("{name}{을/를}"))   // filled by Localizer, never by a template
+    }
 }

@@ -18,7 +18,11 @@ struct StringCatalog: Sendable {
     init(language: Language, texts: [String: String]) {
         self.language = language
         self.texts = texts
-        templateValue = .object(texts.mapValues { .string($0) })
+        // Templates show texts as they are (`{{t.key}}`, nothing filled): a particle token after
+        // fixed words is chosen here, so it never shows as `{을/를}`.
+        templateValue = .object(texts.mapValues { text in
+            .string(Self.placeholders(text).isEmpty ? KoreanParticles.resolve(text) : text)
+        })
         var script: [String: String] = [:]
         for (key, text) in texts where key.hasPrefix("js_") { script[String(key.dropFirst(3))] = text }
         let data = (try? JSONSerialization.data(withJSONObject: script, options: [.sortedKeys])) ?? Data("{}".utf8)
