@@ -663,9 +663,13 @@
         const price = form.querySelector("#price");
         if (price && price.hasAttribute("placeholder")) price.placeholder = amountExample(currency.value);
       }
+      // Only the field just changed (and the amounts judged against each other): an error the
+      // server found on a field the seller has not touched stays.
+      const changed = event && event.target ? event.target.name : "";
+      const related = ["price", "discounted_price", "currency"].includes(changed) ? ["price", "discounted_price"] : [changed];
       const failing = new Set(checkFields(form).map((error) => error.field));
       for (const name of CHECKED_FIELDS) {
-        if (failing.has(name)) continue;
+        if (!related.includes(name) || failing.has(name)) continue;
         const input = form.querySelector(`#${name}`);
         if (!input || input.getAttribute("aria-invalid") !== "true") continue;
         dropError(form, name, input);

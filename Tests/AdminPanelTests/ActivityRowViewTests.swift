@@ -114,4 +114,17 @@ import OpenMarketCore
         #expect(ActivityDetail(stored: "{not json") == nil)
         #expect(ActivityDetail(stored: ActivityDetail("x", ["a": "‘b’ / \"c\""]).stored) == ActivityDetail("x", ["a": "‘b’ / \"c\""]))
     }
+
+    @Test func longValuesNeverBreakAStoredDetail() {
+        let long = String(repeating: "긴 이름 ", count: 100)
+        let stored = ActivityDetail("bulk", ["product_name": long, "reason": long, "reason_key": "bulk_reason_api",
+                                             "action_key": "bulk_action_delete", "outcome_key": "bulk_outcome_failed"]).stored
+        #expect(stored.count > ActivityLog.maxValueLength)
+        let kept = ActivityLog.cutDetail(stored)
+        #expect(kept == stored)
+        let detail = ActivityDetail(stored: kept)
+        #expect(detail?.arguments["product_name"]?.count == ActivityDetail.maxValueLength)
+        // A plain sentence is still cut to the log's usual length.
+        #expect(ActivityLog.cutDetail(long).count == ActivityLog.maxValueLength)
+    }
 }

@@ -31,11 +31,22 @@ struct ActivityDetail: Sendable, Equatable, Codable {
 
     /// The form kept in the `detail` column: a small JSON object that plain sentences of older
     /// rows can never be mistaken for (they are shown as written).
+    /// Values are cut to `maxValueLength` characters, so a row stays small and is never cut in
+    /// the middle of its JSON (the log keeps structured details whole, up to `maxStoredLength`).
     var stored: String {
-        let data = (try? JSONSerialization.data(withJSONObject: [Self.marker: name, "arguments": arguments],
+        let short = arguments.prefix(Self.maxArguments).reduce(into: [String: String]()) { out, pair in
+            out[String(pair.key.prefix(40))] = pair.value.count > Self.maxValueLength
+                ? String(pair.value.prefix(Self.maxValueLength - 1)) + "…" : pair.value
+        }
+        let data = (try? JSONSerialization.data(withJSONObject: [Self.marker: String(name.prefix(60)), "arguments": short],
                                                 options: [.sortedKeys])) ?? Data()
         return String(decoding: data, as: UTF8.self)
     }
+
+    static let maxValueLength = 120
+    static let maxArguments = 16
+    /// The most a stored detail can take (16 × (40 + 120) characters, escapes and the name).
+    static let maxStoredLength = 4_000
 
     private static let marker = "om_detail"
 
