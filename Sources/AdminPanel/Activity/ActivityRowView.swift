@@ -36,7 +36,8 @@ struct ActivityRowView: Sendable {
         let product: TemplateValue = entry.productID.map { id in
             let name = known?.name ?? detail?.arguments["product_name"] ?? Self.legacyName(entry)
             return .object(["id": .int(id), "url": .string("/products/\(id)"),
-                            "label": .string(name.map { "‘\($0)’" } ?? l("bulk_unknown_product", ["id": String(id)]))])
+                            "label": .string(name.map { l("language_quoted_product", ["name": $0]) }
+                                               ?? l("bulk_unknown_product", ["id": String(id)]))])
         } ?? .null
         let iso = ISO8601DateFormatter.string(from: record.time, timeZone: TimeZone(identifier: "UTC")!,
                                               formatOptions: [.withInternetDateTime])
