@@ -14,8 +14,63 @@
   }
   function T(key, values) {
     const text = Object.prototype.hasOwnProperty.call(strings, key) ? strings[key] : key;
-    return text.replace(/\{([a-z_]+)\}/g, (match, name) =>
-      values && Object.prototype.hasOwnProperty.call(values, name) ? String(values[name]) : match);
+    // One pass, like the panel's Localizer: a value is never filled again, and a particle token
+    // ({을/를}…) is chosen by everything written before it, the value just filled in included.
+    let out = "";
+    let last = 0;
+    for (const match of text.matchAll(/\{([^{}]+)\}/g)) {
+      out += text.slice(last, match.index);
+      const name = match[1];
+      if (/^[a-z_]+$/.test(name) && values && Object.prototype.hasOwnProperty.call(values, name)) out += String(values[name]);
+      else if (PARTICLES[name]) out += particleAfter(out, PARTICLES[name]);
+      else out += match[0];
+      last = match.index + match[0].length;
+    }
+    return out + text.slice(last);
+  }
+
+  // ---- Korean particles, by the same rules as Sources/AdminPanel/Languages/KoreanParticles.swift:
+  // [after a consonant, after a vowel, does ㄹ take the vowel form].
+  const PARTICLES = {};
+  for (const [c, v, rieul] of [["을", "를", false], ["이", "가", false], ["은", "는", false], ["과", "와", false], ["으로", "로", true]]) {
+    PARTICLES[`${c}/${v}`] = PARTICLES[`${v}/${c}`] = { c, v, rieul };
+  }
+  function particleAfter(text, pair) {
+    const ending = koreanEnding(text);
+    return ending === "vowel" || (ending === "rieul" && pair.rieul) ? pair.v : pair.c;
+  }
+  function koreanEnding(text) {
+    const chars = Array.from(text.replace(/[‘’“”"'「」『』()[\]<>《》〈〉\s.…*]+$/u, ""));
+    if (chars.length === 0) return "consonant";
+    const last = chars[chars.length - 1];
+    const code = last.codePointAt(0);
+    if (code >= 0xAC00 && code <= 0xD7A3) {
+      const final = (code - 0xAC00) % 28;
+      return final === 0 ? "vowel" : final === 8 ? "rieul" : "consonant";
+    }
+    if (/[0-9]/.test(last)) {
+      let start = chars.length;
+      while (start > 0 && /[0-9,.]/.test(chars[start - 1])) start -= 1;
+      const sign = start > 0 ? chars[start - 1] : "";
+      if (sign === "₩" || sign === "￦") return "consonant";
+      if (sign === "$") return "vowel";
+      if ("178".includes(last)) return "rieul";
+      return "036".includes(last) ? "consonant" : "vowel";
+    }
+    if (last === "%") return "vowel";
+    if (/[A-Za-z]/.test(last)) {
+      let start = chars.length;
+      while (start > 0 && /[A-Za-z]/.test(chars[start - 1])) start -= 1;
+      const word = chars.slice(start).join("");
+      const l = last.toLowerCase();
+      if (word.length === 1 || word === word.toUpperCase()) return "lr".includes(l) ? "rieul" : "mn".includes(l) ? "consonant" : "vowel";
+      if (/(ne|me)$/i.test(word)) return "consonant";
+      if (l === "l" || /le$/i.test(word)) return "rieul";
+      if ("mnkpbcg".includes(l)) return "consonant";
+      if (l === "t") return /(et|ut|at)$/i.test(word) ? "consonant" : "vowel";
+      return "vowel";
+    }
+    return "consonant";
   }
 
   function init(root) {
@@ -30,6 +85,7 @@
       });
     });
     root.querySelectorAll("form[data-product-form]").forEach(setUpUnsavedPrompt);
+    root.querySelectorAll("form[data-product-form]").forEach(setUpLiveErrors);
     // The script's checks (same rules, the page's language, errors by their fields) replace the
     // browser's own bubbles; without the script those still apply.
     root.querySelectorAll("form[data-product-form]").forEach((form) => { form.noValidate = true; });
@@ -393,10 +449,32 @@
   function readNumber(input) {
     if (!input) return { empty: true };
     if (input.validity && input.validity.badInput) return { bad: true };
-    const text = input.value.replace(/[,_ ₩$]/g, "");
-    if (text.trim() === "") return { empty: true };
-    const value = Number(text);
-    return Number.isFinite(value) ? { value } : { bad: true };
+    if (input.value.trim() === "") return { empty: true };
+    const value = parseAmount(input.value);
+    return value === null ? { bad: true } : { value };
+  }
+
+  // Amounts as sellers type them, read like OpenMarketCore's AmountText: 12000, 12,000, ₩12,000,
+  // 12,000원, $12.50, +1,000. Grouping is checked (12,00 is refused, not read as 1200).
+  function parseAmount(text) {
+    const match = /^([+\-−]?)[₩￦$]?\s*((?:\d{1,3}(?:,\d{3})+)|\d{1,30})(?:\.(\d+))?\s*원?$/.exec(text.trim());
+    if (!match) return null;
+    const value = Number(match[2].replace(/,/g, "") + (match[3] ? "." + match[3] : ""));
+    if (!Number.isFinite(value)) return null;
+    return match[1] === "-" || match[1] === "−" ? -value : value;
+  }
+
+  // A fraction the currency cannot hold: won are whole, dollars have cents.
+  function fractionBeyond(currency, amount) {
+    return currency === "USD" ? Math.abs(amount * 100 - Math.round(amount * 100)) > 1e-6 : amount !== Math.round(amount);
+  }
+
+  function amountExample(currency) { return currency === "USD" ? "12.50" : "12,000"; }
+
+  // The label a seller reads for a field, for messages that name it ("상품명을 입력해 주세요").
+  function fieldLabel(form, name) {
+    const label = form.querySelector(`label[for="${name}"]`);
+    return label ? label.textContent.replace(/\s+/g, " ").trim() : name;
   }
 
   function formatMoney(amount, currency) {
@@ -415,17 +493,21 @@
       const min = Number(input.getAttribute("minlength")) || 0;
       const max = Number(input.getAttribute("maxlength")) || Infinity;
       const count = characters(text);
-      if (text.trim() === "") errors.push({ field: name, message: T("check_required") });
+      if (text.trim() === "") errors.push({ field: name, message: T("check_required", { field: fieldLabel(form, name) }) });
       else if (count < min || count > max) errors.push({ field: name, message: T(`check_${name}_length`, { min, max, count }) });
     }
     const currencyInput = field("currency");
     const currency = currencyInput ? currencyInput.value : "KRW";
     const price = readNumber(field("price"));
-    const priceOK = field("price") && !price.bad && !price.empty && price.value > 0;
-    if (field("price") && !priceOK) errors.push({ field: "price", message: T("check_price") });
+    const priceRead = field("price") && !price.bad && !price.empty && price.value > 0;
+    const priceOK = priceRead && !fractionBeyond(currency, price.value);
+    if (field("price") && !priceRead) errors.push({ field: "price", message: T("check_price", { example: amountExample(currency) }) });
+    else if (priceRead && !priceOK) errors.push({ field: "price", message: T(currency === "USD" ? "language_price_cents" : "language_price_whole_won") });
     const discount = readNumber(field("discounted_price"));
     if (discount.bad || (!discount.empty && discount.value < 0)) {
       errors.push({ field: "discounted_price", message: T("check_discount") });
+    } else if (!discount.empty && fractionBeyond(currency, discount.value)) {
+      errors.push({ field: "discounted_price", message: T(currency === "USD" ? "language_discount_cents" : "language_discount_whole_won") });
     } else if (priceOK && !discount.empty && discount.value > price.value) {
       errors.push({ field: "discounted_price", message: T("check_discount_over_price", { price: formatMoney(price.value, currency) }) });
     }
@@ -571,6 +653,54 @@
     summary.append(heading, list);
     form.before(summary);
     summary.focus();
+  }
+
+  // An error goes away as soon as its field is fixed: each change re-runs the field checks and
+  // drops the message (by the field and in the summary) of every checked field that now passes.
+  // Fields the script cannot judge (images, the store's own refusals) keep theirs until sent.
+  const CHECKED_FIELDS = ["name", "description", "price", "discounted_price", "stock"];
+  function setUpLiveErrors(form) {
+    const currency = form.querySelector("[name=currency]");
+    const update = (event) => {
+      if (currency && event && event.target === currency) {
+        const price = form.querySelector("#price");
+        if (price && price.hasAttribute("placeholder")) price.placeholder = amountExample(currency.value);
+      }
+      // Only the field just changed (and the amounts judged against each other): an error the
+      // server found on a field the seller has not touched stays.
+      const changed = event && event.target ? event.target.name : "";
+      const related = ["price", "discounted_price", "currency"].includes(changed) ? ["price", "discounted_price"] : [changed];
+      const failing = new Set(checkFields(form).map((error) => error.field));
+      for (const name of CHECKED_FIELDS) {
+        if (!related.includes(name) || failing.has(name)) continue;
+        const input = form.querySelector(`#${name}`);
+        if (!input || input.getAttribute("aria-invalid") !== "true") continue;
+        dropError(form, name, input);
+      }
+    };
+    form.addEventListener("input", update);
+    form.addEventListener("change", update);
+  }
+
+  function dropError(form, name, input) {
+    const note = document.getElementById(`${name}-error`);
+    if (note) note.remove();
+    input.removeAttribute("aria-invalid");
+    const described = (input.getAttribute("aria-describedby") || "").split(" ").filter((id) => id && id !== `${name}-error`);
+    if (described.length) input.setAttribute("aria-describedby", described.join(" "));
+    else input.removeAttribute("aria-describedby");
+    const box = input.closest(".field");
+    if (box) box.classList.remove("field--invalid");
+    document.querySelectorAll(`[data-error-summary] a[href="#${name}"]`).forEach((link) => {
+      const item = link.closest("li");
+      if (item) item.remove();
+    });
+    document.querySelectorAll("[data-error-summary]").forEach((summary) => {
+      const left = summary.querySelectorAll("li").length;
+      const heading = summary.querySelector("h2");
+      if (left === 0) summary.remove();
+      else if (heading) heading.textContent = left === 1 ? T("check_summary_one") : T("check_summary", { count: left });
+    });
   }
 
   // Following an error link puts the cursor in the field with its content selected, so typing

@@ -27,7 +27,9 @@ public struct NewProduct: Sendable, Equatable {
         ProductRules.nameIssues(name)
             + ProductRules.descriptionIssues(description)
             + ProductRules.priceIssues(price)
+            + ProductRules.fractionIssues(price, field: "price", currency: currency)
             + ProductRules.discountIssues(discountedPrice, price: price)
+            + ProductRules.fractionIssues(discountedPrice, field: "discounted_price", currency: currency)
             + ProductRules.stockIssues(stock)
             + ProductRules.imageIssues(images)
     }

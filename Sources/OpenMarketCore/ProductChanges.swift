@@ -35,8 +35,17 @@ public struct ProductChanges: Sendable, Equatable {
         var issues: [FieldIssue] = []
         if let name { issues += ProductRules.nameIssues(name) }
         if let description { issues += ProductRules.descriptionIssues(description) }
-        if let price { issues += ProductRules.priceIssues(price) }
-        if let discountedPrice { issues += ProductRules.discountIssues(discountedPrice) }
+        // Fractions are judged in the currency the product will have (KRW: whole won). Without
+        // `current` or a new currency, an amount is judged as won only when it cannot be dollars either.
+        let newCurrency = currency ?? current?.currency
+        if let price {
+            issues += ProductRules.priceIssues(price)
+            issues += ProductRules.fractionIssues(price, field: "price", currency: newCurrency ?? .USD)
+        }
+        if let discountedPrice {
+            issues += ProductRules.discountIssues(discountedPrice)
+            issues += ProductRules.fractionIssues(discountedPrice, field: "discounted_price", currency: newCurrency ?? .USD)
+        }
         if price != nil || discountedPrice != nil,
            let newPrice = price ?? current?.price, let newDiscount = discountedPrice ?? current?.discountedPrice,
            ProductRules.priceIssues(newPrice).isEmpty, ProductRules.discountIssues(newDiscount).isEmpty,

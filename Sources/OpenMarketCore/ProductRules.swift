@@ -46,6 +46,23 @@ public enum ProductRules {
         return [discountOverPrice(price)]
     }
 
+    /// KRW amounts are whole won (Korean marketplaces have no smaller unit; a stored 12000.5 showed
+    /// as ₩12,001 on one page and 12000.5 on another). Dollars may have cents, no finer.
+    /// `field` is `price` or `discounted_price`; the code is `<price|discount>_whole_won` or
+    /// `<price|discount>_cents`.
+    public static func fractionIssues(_ amount: Double, field: String, currency: Currency) -> [FieldIssue] {
+        guard amount.isFinite, AmountText.hasFractionBeyond(currency, amount) else { return [] }
+        let what = field == "price" ? "price" : "discount"
+        switch currency {
+        case .KRW:
+            return [FieldIssue(field: field, message: "Enter the \(what) in whole won, without a fraction (like 12,000).",
+                               code: what + "_whole_won")]
+        case .USD:
+            return [FieldIssue(field: field, message: "Enter the \(what) in dollars and cents, at most two decimals.",
+                               code: what + "_cents")]
+        }
+    }
+
     public static func stockIssues(_ stock: Int) -> [FieldIssue] {
         stock >= 0 ? [] : [FieldIssue(field: "stock", message: "The stock cannot be negative.", code: "stock_negative")]
     }

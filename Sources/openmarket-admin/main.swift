@@ -147,8 +147,12 @@ do {
     panel = try AdminPanel(configuration: configuration)
     let port = try panel.start()
     shutdown.add { await panel.shutdown() }
-    let shownHost = HostName.bracketed(options.host)
-    say("Admin panel:  \(configuration.scheme)://\(shownHost):\(port)/")
+    // The address colleagues open, never 0.0.0.0 (ColleagueAddress); the machine itself can
+    // always use the loopback one.
+    let loopback = "\(configuration.scheme)://127.0.0.1:\(port)"
+    let shared = panel.colleagueBaseURL
+    say("Admin panel:  \(shared)/")
+    if shared != loopback { say("On this machine: \(loopback)/") }
     if let fingerprint = configuration.tls?.certificateFingerprint {
         // People compare it with what their browser shows before trusting the certificate.
         say("TLS certificate SHA-256: \(fingerprint)")
@@ -159,9 +163,10 @@ do {
     }
     if let setup = panel.setupPath {
         // Printed anew at every start until an owner exists; the token lives only in this process.
-        let host = LaunchOptions.isLoopback(options.host) || options.host == "0.0.0.0" || options.host == "::"
-            ? "127.0.0.1" : shownHost
-        say("Set up the owner account: \(configuration.scheme)://\(host):\(port)\(setup)")
+        // At the colleagues' address (the owner may set up from another PC), and at the loopback
+        // one for this machine (a LAN address can change; loopback always answers here).
+        say("Set up the owner account: \(shared)\(setup)")
+        if shared != loopback { say("  (on this machine: \(loopback)\(setup))") }
     }
 } catch {
     fail("the panel could not start: \(error)", status: 1)

@@ -114,7 +114,7 @@ import OpenMarketCore
         #expect(Self.ko.issue(issue, currency: .KRW) == "할인 금액은 가격(₩10,000)보다 클 수 없습니다.")
         #expect(Self.en.issue(issue, currency: .USD) == "The discount cannot be more than the price ($10,000.00).")
         let short = ProductRules.nameIssues("ab").first!
-        #expect(Self.ko.issue(short) == "상품명은(는) 3자 이상이어야 합니다(지금 2자).")
+        #expect(Self.ko.issue(short) == "상품명은 3자 이상 입력해 주세요(지금 2자).")
         // The API's own words (no code) are shown as the API wrote them.
         #expect(Self.ko.issue(FieldIssue(field: "name", message: "name is taken")) == "name is taken")
     }

@@ -31,5 +31,5 @@ def test_script_texts_follow_the_language(panel, korean_browser):
     browser = korean_browser
     browser.get(f"{panel.url}/products/new")
     strings = browser.execute_script("return JSON.parse(document.body.dataset.strings)")
-    assert strings["picker_remove"] == "빼기"
+    assert strings["picker_remove"] == "삭제"
     assert strings["upload_aborted"].startswith("업로드가 중단")

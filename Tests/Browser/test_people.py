@@ -89,11 +89,13 @@ def test_setup_invite_editor_registers_viewer_reads_and_history_shows_the_edit(s
         # The history on the product page and /activity both show the edit, old → new.
         history = viewer.find_element(By.CSS_SELECTOR, "[data-history]")
         edit_row = history.find_element(By.CSS_SELECTOR, '[data-activity][data-action="edit"]')
-        assert "mina" in edit_row.text and "15000" in edit_row.text and "17000" in edit_row.text
+        # Money as money (₩15,000), the product by its name: issue 22.
+        assert "mina" in edit_row.text and "₩15,000" in edit_row.text and "₩17,000" in edit_row.text
+        assert "“Team mug”" in edit_row.text
         assert history.find_elements(By.CSS_SELECTOR, '[data-activity][data-action="register"]')
         viewer.get(panel.url + "/activity?action=edit")
         rows = viewer.find_elements(By.CSS_SELECTOR, '[data-activity][data-action="edit"]')
-        assert rows and "17000" in rows[0].text
+        assert rows and "₩17,000" in rows[0].text
     finally:
         editor.quit()
         viewer.quit()

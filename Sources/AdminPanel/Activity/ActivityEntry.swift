@@ -41,12 +41,21 @@ struct ActivityEntry: Sendable, Equatable {
 }
 
 /// The actions of design.md's activity log (the `action` column and the `/activity` filter).
+/// A new kind: add it here and its name as `activity_action_<kind>` in the catalogs (a feature's
+/// own `Templates/strings/<feature>.<language>.json` will do); its sentence, if any, is an
+/// `ActivityDetail` (see there).
 enum ActivityAction {
-    static let all = ["sign-in", "sign-in-failed", "sign-out", "register", "edit", "delete", "delete-refused", "bulk", "restore", "revert",
-                      "person-invited", "role-changed", "person-disabled", "password-changed", "session-revoked"]
+    static let all = ["sign-in", "sign-in-failed", "sign-out", "register", "edit", "delete", "delete-refused", "bulk",
+                      "person-invited", "role-changed", "person-disabled", "password-changed", "session-revoked",
+                      "import", "restore", "revert", "sale-start", "sale-end", "sale-cancelled"]
 
     /// The catalog key of an action's name (`activity_action_sign-in`…).
     static func labelKey(_ action: String) -> String { "activity_action_" + action }
+
+    /// An action's name in the reader's language; a kind the catalog does not know shows as itself.
+    static func label(_ action: String, _ l: Localizer) -> String {
+        l.catalog.texts[labelKey(action)] ?? action
+    }
 }
 
 /// A stored row: the entry plus its number and time.

@@ -26,7 +26,7 @@ final class ActivityLog: Sendable {
                     try connection.run(
                         "INSERT INTO activity (at, person, address, action, product_id, detail) VALUES (?, ?, ?, ?, ?, ?)",
                         [.real(time), .text(cut(entry.person)), .text(cut(entry.address)), .text(cut(entry.action)),
-                         entry.productID.map { .integer($0) } ?? .null, entry.detail.map { .text(cut($0)) } ?? .null])
+                         entry.productID.map { .integer($0) } ?? .null, entry.detail.map { .text(Self.cutDetail($0)) } ?? .null])
                     let id = connection.lastInsertedRowID
                     if let run = entry.runID {
                         try connection.run("INSERT INTO activity_runs (activity_id, run_id) VALUES (?, ?)", [.integer(id), .text(run)])
@@ -101,6 +101,13 @@ final class ActivityLog: Sendable {
             }
         }
         return records
+    }
+
+    /// A structured detail (`ActivityDetail`) is kept whole (it bounds itself): cut, its JSON
+    /// would no longer read. A plain sentence is cut like any value.
+    static func cutDetail(_ text: String) -> String {
+        if text.count <= ActivityDetail.maxStoredLength, ActivityDetail(stored: text) != nil { return text }
+        return cut(text)
     }
 
     private static func cut(_ text: String) -> String {

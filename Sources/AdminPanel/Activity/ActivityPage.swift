@@ -13,6 +13,7 @@ extension PanelApp {
         let product = request.query["product"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
         let pageNumber = min(10_000, max(1, request.query["page"].flatMap { Int($0) } ?? 1))
         let (rows, hasMore) = try await activity.list(.init(person: person, action: action, productID: product), page: pageNumber)
+        let view = activityView(l, rows: rows)
 
         func link(page: Int) -> String {
             var items: [String] = []
@@ -24,8 +25,8 @@ extension PanelApp {
         }
         let everyone = await people.all.map(\.name)
         let context: [String: TemplateValue] = [
-            "rows": .list(rows.map { activityRow($0, l) }),
-            "items": .list(activityItems(rows, visit: visit)),
+            "rows": .list(rows.map(view.row)),
+            "items": .list(activityItems(rows, visit: visit, view: view)),
             "empty": .bool(rows.isEmpty),
             "person": .string(person ?? ""),
             "product": .string(product.map(String.init) ?? ""),
@@ -33,7 +34,7 @@ extension PanelApp {
                 .object(["name": .string(name), "selected": .bool(name == person)])
             }),
             "actions": .list(ActivityAction.all.map { name in
-                .object(["value": .string(name), "label": .string(l(ActivityAction.labelKey(name))), "selected": .bool(name == action)])
+                .object(["value": .string(name), "label": .string(ActivityAction.label(name, l)), "selected": .bool(name == action)])
             }),
             "newer": pageNumber > 1 ? .object(["url": .string(link(page: pageNumber - 1))]) : .null,
             "older": hasMore ? .object(["url": .string(link(page: pageNumber + 1))]) : .null,
@@ -46,30 +47,24 @@ extension PanelApp {
     /// the page still shows the product).
     func productHistory(_ id: Int, _ l: Localizer) async -> TemplateValue {
         guard let (rows, hasMore) = try? await activity.list(.init(productID: id), page: 1, pageSize: 20) else { return .null }
+        let view = activityView(l, rows: rows)
         return .object([
-            "rows": .list(rows.map { activityRow($0, l) }),
+            "rows": .list(rows.map(view.row)),
             "empty": .bool(rows.isEmpty),
             "more": hasMore ? .object(["url": .string("/activity?product=\(id)")]) : .null,
         ])
     }
 
-    func activityRow(_ record: ActivityRecord, _ l: Localizer) -> TemplateValue {
-        let entry = record.entry
-        let iso = ISO8601DateFormatter.string(from: record.time, timeZone: TimeZone(identifier: "UTC")!,
-                                              formatOptions: [.withInternetDateTime])
-        return .object([
-            "action": .string(entry.action),
-            "action_label": .string(l(ActivityAction.labelKey(entry.action))),
-            "person": .string(entry.person.isEmpty ? l("activity_unknown_person") : entry.person),
-            "address": .string(entry.address),
-            "time": .string(l.date(record.time) + " " + Self.clockTime(record.time)),
-            "time_iso": .string(iso),
-            "product": entry.productID.map { .object(["id": .int($0), "url": .string("/products/\($0)")]) } ?? .null,
-            "detail": entry.detail.map { .object(["text": .string($0)]) } ?? .null,
-            "changes": .list(entry.changes.map { change in
-                .object(["field": .string(change.field), "old": .string(change.old), "new": .string(change.new)])
-            }),
-            "has_changes": .bool(!entry.changes.isEmpty),
-        ])
+    /// How rows read for `l`: in the panel's time zone, with the names of the products they are
+    /// about as the catalog copy knows them now.
+    func activityView(_ l: Localizer, rows: [ActivityRecord]) -> ActivityRowView {
+        let ids = Set(rows.compactMap(\.entry.productID))
+        var products: [Int: ActivityRowView.Product] = [:]
+        if !ids.isEmpty {
+            for product in catalog.copy.snapshot().products where ids.contains(product.id) {
+                products[product.id] = .init(name: product.name, currency: product.currency)
+            }
+        }
+        return ActivityRowView(localizer: l, timeZone: configuration.timeZone, products: products)
     }
 }

@@ -74,6 +74,10 @@ public final class AdminPanel: Sendable {
     /// `/setup/<token>` while sign-in is on and no owner exists yet (the start-up output prints it).
     public var setupPath: String? { app.setupToken.map { "/setup/" + $0 } }
 
+    /// The address colleagues open (`--public-url`, else the LAN address with a wildcard `--host`,
+    /// else the listening address), without a trailing slash; start-up prints it.
+    public var colleagueBaseURL: String { app.colleagueBaseURL }
+
     /// Connections served at once (below `maxConnections` when the open-file limit is lower).
     public var connectionCapacity: Int { server.connectionCapacity }
 

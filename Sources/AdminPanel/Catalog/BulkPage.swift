@@ -62,7 +62,7 @@ extension PanelApp {
         } catch {
             // Wrong vendor password: nothing was deleted; it counts once toward the limit.
             await activity.record(ActivityEntry(session, request, action: "delete-refused", productID: allowed.first?.id,
-                                                detail: "bulk delete: wrong vendor password"))
+                                                detail: ActivityDetail("bulk_delete_wrong_password").stored))
             outcomes = allowed.map { .init(id: $0.id, name: $0.name, done: false, reason: "bulk_reason_password_refused") }
         }
         let elapsed = Date().timeIntervalSince(started)
@@ -77,9 +77,8 @@ extension PanelApp {
             if let updated = outcome.updated { await catalogRecord(updated) }
             if outcome.deleted { await catalogRemove(outcome.id) }
             if let removed = outcome.removed { await forgetMedia(of: removed) }
-            let reason = Localizer(catalog: stringCatalogs[.en])(outcome.reason, outcome.arguments)
             var entry = ActivityEntry(session, request, action: "bulk", productID: outcome.id, changes: outcome.changes,
-                                      detail: "\(action.name): \(outcome.done ? "done" : "failed") — \(reason)")
+                                      detail: Self.bulkActivityDetail(action, outcome).stored)
             entry.runID = runID
             await activity.record(entry)
         }
@@ -104,6 +103,18 @@ extension PanelApp {
             "back_url": .string(back),
         ]
         return try page("bulk_result", title: l("bulk_title"), context: context, visit: visit, section: .products)
+    }
+
+    /// A bulk row of the activity log: the action, its outcome and the reason, each a catalog key
+    /// rendered in the reader's language, and the product's name (the row names the product even
+    /// after a delete).
+    static func bulkActivityDetail(_ action: BulkSelection.Action, _ outcome: BulkRunner.Outcome) -> ActivityDetail {
+        var arguments = outcome.arguments
+        arguments["action_key"] = "bulk_action_" + action.name.replacingOccurrences(of: "-", with: "_")
+        arguments["outcome_key"] = outcome.done ? "bulk_outcome_done" : "bulk_outcome_failed"
+        arguments["reason_key"] = outcome.reason
+        if !outcome.name.isEmpty { arguments["product_name"] = outcome.name }
+        return ActivityDetail("bulk", arguments)
     }
 
     static func bulkHeadingKey(_ action: BulkSelection.Action) -> String {

@@ -1,4 +1,5 @@
 import Foundation
+import OpenMarketCore
 
 /// What a bulk form asked for, checked before anything is sent: the action and its value, and
 /// the selected ids split into the products this panel may change and the ones it refuses
@@ -46,8 +47,9 @@ struct BulkSelection: Sendable {
             guard !password.isEmpty else { throw .invalid("bulk_error_password") }
             return .delete(password: password)
         case "set-stock":
-            guard let text = value("stock"), let stock = Int(text.trimmingCharacters(in: .whitespaces)),
-                  stock >= 0, stock <= 1_000_000_000 else { throw .invalid("bulk_error_stock") }
+            guard let text = value("stock"), let amount = AmountText.parse(text), amount == amount.rounded(),
+                  amount >= 0, amount <= 1_000_000_000 else { throw .invalid("bulk_error_stock") }
+            let stock = Int(amount)
             return .setStock(stock)
         case "set-discount":
             guard let text = value("discounted_price"), let discount = ProductFormValues.number(text),

@@ -18,24 +18,20 @@ struct PriceAdjustment: Sendable, Equatable {
     static let maxAmount = 1e12
     static let percentRange = -99.99...1000.0
 
-    /// Parses `[+|-]digits[.d[d]][%]`; anything else (or out of range) is nil.
+    /// Parses `[+|-]amount` or `[+|-]number%`, the amount as sellers type it (`+1,000`, `-₩500`,
+    /// `+1,000원`: `AmountText`); at most two decimals; anything else (or out of range) is nil.
     static func parse(_ text: String) -> PriceAdjustment? {
         var rest = Substring(text.trimmingCharacters(in: .whitespaces))
-        var sign = 1.0
-        if rest.first == "+" || rest.first == "-" {
-            sign = rest.first == "-" ? -1 : 1
-            rest = rest.dropFirst()
-        }
+        guard rest.count <= 24, !rest.contains(where: \.isWhitespace) else { return nil }
         let isPercent = rest.last == "%"
         if isPercent { rest = rest.dropLast() }
-        let parts = rest.split(separator: ".", omittingEmptySubsequences: false)
-        guard (1...2).contains(parts.count), let whole = parts.first, !whole.isEmpty, whole.count <= 13,
-              whole.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
-        if parts.count == 2 {
-            guard (1...2).contains(parts[1].count), parts[1].allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        let decimals = rest.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).dropFirst().first
+        if let decimals {
+            let digits = decimals.filter { $0.isASCII && $0.isNumber }
+            guard (1...2).contains(digits.count) else { return nil }
         }
-        guard let magnitude = Double(rest) else { return nil }
-        let value = sign * magnitude
+        guard let value = AmountText.parse(String(rest)) else { return nil }
+        let magnitude = abs(value)
         guard value != 0 else { return nil }
         if isPercent {
             guard percentRange.contains(value) else { return nil }

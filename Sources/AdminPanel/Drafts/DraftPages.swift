@@ -57,7 +57,7 @@ extension PanelApp {
                     "id": .int(draft.id),
                     "name": .string(draft.name.isEmpty ? l("safety_draft_untitled") : draft.name),
                     "saved": .string(l("safety_draft_saved_by", ["person": draft.person,
-                                                                 "time": l.date(draft.savedAt) + " " + Self.clockTime(draft.savedAt)])),
+                                                                 "time": l.dateTime(draft.savedAt, in: configuration.timeZone)])),
                     "write": canWrite ? .object([
                         "open_url": .string("/drafts/\(draft.id)"),
                         "delete_url": .string("/drafts/\(draft.id)/delete"),

@@ -39,6 +39,34 @@ struct Localizer: Sendable {
                                     "day": String(day)])
     }
 
+    /// `Nov 25, 2026 15:30 KST` / `2026년 11월 25일 15:30 KST`: a moment in `zone` (the panel's
+    /// `--time-zone`), the zone named so a colleague elsewhere reads it right.
+    func dateTime(_ date: Date, in zone: TimeZone) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        let day = self("date_format", ["year": String(parts.year ?? 1970),
+                                       "month": self("date_month_\(max(1, min(12, parts.month ?? 1)))"),
+                                       "day": String(parts.day ?? 1)])
+        return day + " " + two(parts.hour ?? 0) + ":" + two(parts.minute ?? 0) + " " + Self.zoneName(zone, at: date)
+    }
+
+    /// `KST`, `UTC`, `CET` when the system has a letter abbreviation, else `UTC+9` / `UTC−3:30`.
+    static func zoneName(_ zone: TimeZone, at date: Date) -> String {
+        if ["UTC", "Etc/UTC", "GMT", "Etc/GMT", "Universal", "Zulu"].contains(zone.identifier) { return "UTC" }
+        // Linux's zone data writes Seoul's zone "GMT+9"; Korean sellers know it as KST.
+        if let known = knownAbbreviations[zone.identifier] { return known }
+        if let abbreviation = zone.abbreviation(for: date), !abbreviation.isEmpty,
+           abbreviation.allSatisfy({ $0.isASCII && $0.isUppercase }) {
+            return abbreviation
+        }
+        let seconds = zone.secondsFromGMT(for: date)
+        if seconds == 0 { return "UTC" }
+        let hours = abs(seconds) / 3600, minutes = (abs(seconds) % 3600) / 60
+        return "UTC" + (seconds < 0 ? "−" : "+") + "\(hours)" + (minutes == 0 ? "" : ":" + (minutes < 10 ? "0" : "") + "\(minutes)")
+    }
+
     /// "40 seconds", "7분" — for wait messages.
     func duration(_ interval: TimeInterval) -> String {
         let seconds = Int(interval.rounded(.up))
@@ -52,6 +80,8 @@ struct Localizer: Sendable {
     func issue(_ issue: FieldIssue, currency: Currency = .KRW) -> String {
         guard let code = issue.code, catalog.texts["issue_" + code] != nil else { return issue.message }
         var arguments = issue.arguments
+        // `{field}`: the field's name as its form label shows it, so a message can name it.
+        if arguments["field"] == nil { arguments["field"] = fieldLabel(issue.field) }
         for key in Self.moneyArguments {
             if let raw = arguments[key], let value = Double(raw) { arguments[key] = money(value, currency) }
         }
@@ -61,14 +91,28 @@ struct Localizer: Sendable {
         return self("issue_" + code, arguments)
     }
 
+    /// Zones whose usual letters the system does not give (no daylight saving in any of them).
+    static let knownAbbreviations = ["Asia/Seoul": "KST", "ROK": "KST", "Asia/Tokyo": "JST", "Japan": "JST"]
+
+    /// A product field's name as the form labels it (`price` → 가격), for issues, the activity log
+    /// and product history; an unknown field shows as itself.
+    func fieldLabel(_ field: String) -> String {
+        let key = Self.fieldLabelKeys[field] ?? "field_" + field
+        return catalog.texts[key] ?? field
+    }
+
+    static let fieldLabelKeys = ["discounted_price": "field_discount", "thumbnail_id": "field_thumbnail",
+                                 "title": "field_name", "descriptions": "field_description"]
+
     /// Arguments of issues that are amounts of money.
     static let moneyArguments = ["price", "discount"]
 
-    /// One pass over the text, so a value that itself contains `{name}` (a product called
-    /// "{count}") is never filled again.
+    /// One pass over the text, so a value that itself contains `{name}` or `{을/를}` (a product
+    /// called "{count}") is never filled again. Particle tokens (`KoreanParticles`) are chosen by
+    /// the text before them.
     static func fill(_ text: String, _ arguments: [String: String]) -> String {
         // On bytes: `String.contains(String)` goes through NSString.
-        guard !arguments.isEmpty, text.utf8.contains(UInt8(ascii: "{")) else { return text }
+        guard text.utf8.contains(UInt8(ascii: "{")) else { return text }
         var result = ""
         var rest = Substring(text)
         while let open = rest.firstIndex(of: "{") {
@@ -76,6 +120,10 @@ struct Localizer: Sendable {
             let after = rest[rest.index(after: open)...]
             if let close = after.firstIndex(of: "}"), let value = arguments[String(after[..<close])] {
                 result += value
+                rest = after[after.index(after: close)...]
+            } else if let close = after.firstIndex(of: "}"), let particle = KoreanParticles.particle(after[..<close], after: result) {
+                // `{을/를}`: chosen by what is written so far, the value just filled in included.
+                result += particle
                 rest = after[after.index(after: close)...]
             } else {
                 result += "{"

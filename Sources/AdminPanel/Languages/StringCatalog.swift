@@ -4,7 +4,8 @@ import OpenMarketCore
 
 /// One language's texts: flat JSON objects `key → text` in `Templates/strings/<language>.json`
 /// and `Templates/strings/<feature>.<language>.json`.
-/// Texts may hold `{name}` placeholders, filled by `Localizer`. Keys starting with `js_` are also
+/// Texts may hold `{name}` placeholders, filled by `Localizer`, and Korean particle tokens
+/// (`{을/를}`, see `KoreanParticles`), chosen by `Localizer` and by `app.js` alike. Keys starting with `js_` are also
 /// handed to `app.js`. A key ending in `_one` is the singular form of the key without it.
 struct StringCatalog: Sendable {
     let language: Language
@@ -17,7 +18,11 @@ struct StringCatalog: Sendable {
     init(language: Language, texts: [String: String]) {
         self.language = language
         self.texts = texts
-        templateValue = .object(texts.mapValues { .string($0) })
+        // Templates show texts as they are (`{{t.key}}`, nothing filled): a particle token after
+        // fixed words is chosen here, so it never shows as `{을/를}`.
+        templateValue = .object(texts.mapValues { text in
+            .string(Self.placeholders(text).isEmpty ? KoreanParticles.resolve(text) : text)
+        })
         var script: [String: String] = [:]
         for (key, text) in texts where key.hasPrefix("js_") { script[String(key.dropFirst(3))] = text }
         let data = (try? JSONSerialization.data(withJSONObject: script, options: [.sortedKeys])) ?? Data("{}".utf8)
@@ -32,6 +37,7 @@ struct StringCatalog: Sendable {
             let after = rest[rest.index(after: open)...]
             guard let close = after.firstIndex(of: "}") else { break }
             let name = after[..<close]
+            // `{을/를}` and the other particle tokens hold a '/', so they are never placeholders.
             if !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) { names.insert(String(name)) }
             rest = after[after.index(after: close)...]
         }

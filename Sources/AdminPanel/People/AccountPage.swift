@@ -55,7 +55,8 @@ extension PanelApp {
             throw PageFailure.notFound("account_session_gone")
         }
         await sessions.revoke(target.idHash)
-        await activity.record(ActivityEntry(session, request, action: "session-revoked", detail: target.browser))
+        await activity.record(ActivityEntry(session, request, action: "session-revoked",
+                                            detail: ActivityDetail("session_revoked", ["browser": target.browser]).stored))
         if target.idHash == session.sessionHash {
             var response = HTTPResponse.redirect(to: "/login", status: 303)
             response.setCookie(.expired(SessionStore.cookieName))
@@ -70,7 +71,7 @@ extension PanelApp {
         let session = try await requireCSRF(request, formToken: form["csrf_token"])
         let count = await sessions.revokeAll(of: session.person, keeping: session.sessionHash)
         if count > 0 {
-            await activity.record(ActivityEntry(session, request, action: "session-revoked", detail: "all other sessions (\(count))"))
+            await activity.record(ActivityEntry(session, request, action: "session-revoked", detail: ActivityDetail("sessions_revoked_others", ["count": String(count)]).stored))
         }
         return await redirect(to: "/account", flash: visit(request, session: session).localizer("account_others_revoked"), session: session)
     }
@@ -84,7 +85,7 @@ extension PanelApp {
                 "handle": .string(String(record.idHash.prefix(16))),
                 "address": .string(record.address),
                 "browser": .string(record.browser),
-                "last_seen": .string(l.date(record.lastSeen) + " " + Self.clockTime(record.lastSeen)),
+                "last_seen": .string(l.dateTime(record.lastSeen, in: configuration.timeZone)),
                 "current": .bool(record.idHash == visit.session?.sessionHash),
             ])
         }
@@ -104,12 +105,5 @@ extension PanelApp {
             } ?? .null
         }
         return try page("account", title: l("account_heading"), context: context, visit: visit, section: .account, status: status)
-    }
-
-    /// `14:05 UTC` — sessions of one day differ by the hour.
-    static func clockTime(_ date: Date) -> String {
-        let seconds = Int(date.timeIntervalSince1970) % 86_400
-        let hours = seconds / 3600, minutes = (seconds % 3600) / 60
-        return (hours < 10 ? "0" : "") + "\(hours):" + (minutes < 10 ? "0" : "") + "\(minutes) UTC"
     }
 }

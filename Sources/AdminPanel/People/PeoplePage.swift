@@ -30,7 +30,7 @@ extension PanelApp {
         } catch PeopleProblem.nameTaken {
             return try await peopleView(visit: visit, invite: .init(name: name, role: role, nameError: "person_name_taken"), status: 422)
         }
-        await activity.record(ActivityEntry(session, request, action: "person-invited", detail: "\(name) as \(role.rawValue)"))
+        await activity.record(ActivityEntry(session, request, action: "person-invited", detail: ActivityDetail("person_invited", ["name": name, "role": role.rawValue]).stored))
         return try await peopleView(visit: visit, link: .init(name: name, url: invitationURL(token, request: request), reset: false),
                                     status: 200)
     }
@@ -45,7 +45,8 @@ extension PanelApp {
             let old = try await people.setRole(of: person.name, to: role)
             if old != role {
                 await activity.record(ActivityEntry(session, request, action: "role-changed",
-                                                    detail: "\(person.name): \(old.rawValue) → \(role.rawValue)"))
+                                                    detail: ActivityDetail("role_changed", ["name": person.name, "old_role": old.rawValue,
+                                                                                     "new_role": role.rawValue]).stored))
             }
         } catch let problem as PeopleProblem {
             return try await peopleView(visit: visit, rowError: (person.name, problem.key), status: 422)
@@ -63,7 +64,8 @@ extension PanelApp {
             return try await peopleView(visit: visit, rowError: (person.name, problem.key), status: 422)
         }
         await sessions.revokeAll(of: person.name)
-        await activity.record(ActivityEntry(session, request, action: "person-disabled", detail: person.name))
+        await activity.record(ActivityEntry(session, request, action: "person-disabled",
+                                            detail: ActivityDetail("person_disabled", ["name": person.name]).stored))
         return await redirect(to: "/people", flash: visit.localizer("people_disabled", ["name": person.name]), session: session)
     }
 
@@ -77,7 +79,7 @@ extension PanelApp {
         let token = SecureToken.make(byteCount: 16)
         try await people.reset(person.name, tokenHash: PanelCrypto.sha256Hex(token))
         await sessions.revokeAll(of: person.name)
-        await activity.record(ActivityEntry(session, request, action: "person-invited", detail: "\(person.name): password reset"))
+        await activity.record(ActivityEntry(session, request, action: "person-invited", detail: ActivityDetail("password_reset", ["name": person.name]).stored))
         return try await peopleView(visit: visit, link: .init(name: person.name, url: invitationURL(token, request: request), reset: true),
                                     status: 200)
     }
@@ -93,11 +95,17 @@ extension PanelApp {
         return (session, visit(request, session: session), person, form)
     }
 
-    /// The full link to hand over: scheme from the configuration, host as this browser reached
-    /// the panel (the host check has already accepted it as one of the panel's names).
+    /// The full link to hand over, at an address colleagues can open (`ColleagueAddress`): never
+    /// the wildcard, never the loopback address the owner may be using. Only a panel bound to one
+    /// address, reached under another of its names (a reverse proxy's `--allowed-host`), keeps
+    /// the name this browser used (the host check has already accepted it).
     func invitationURL(_ token: String, request: HTTPRequest) -> String {
-        let host = request.headers["Host"] ?? "127.0.0.1:\(listeningPort.value)"
-        return "\(configuration.scheme)://\(host)/invite/\(token)"
+        if configuration.publicURL == nil, !ColleagueAddress.isWildcard(configuration.host),
+           let host = request.headers["Host"], let (name, _) = HostAllowList.split(host.lowercased()),
+           !HostAllowList.isLoopback(name) {
+            return "\(configuration.scheme)://\(host)/invite/\(token)"
+        }
+        return colleagueBaseURL + "/invite/" + token
     }
 
     struct InviteFormState {

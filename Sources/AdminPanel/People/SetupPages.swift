@@ -35,7 +35,7 @@ extension PanelApp {
         } catch PeopleProblem.alreadySetUp {
             throw PageFailure.notFound()
         }
-        return try await startSession(for: owner, request: request, redirectTo: "/products", detail: "owner account set up")
+        return try await startSession(for: owner, request: request, redirectTo: "/products", detail: ActivityDetail("owner_set_up").stored)
     }
 
     private func requireSetupToken(_ request: HTTPRequest) async throws {
@@ -67,7 +67,7 @@ extension PanelApp {
         guard let accepted = try await people.acceptInvitation(tokenHash: tokenHash, passwordHash: hash) else {
             throw PageFailure.notFound()
         }
-        return try await startSession(for: accepted, request: request, redirectTo: "/products", detail: "invitation accepted")
+        return try await startSession(for: accepted, request: request, redirectTo: "/products", detail: ActivityDetail("invitation_accepted").stored)
     }
 
     private func invitedPerson(_ request: HTTPRequest) async throws -> Person {

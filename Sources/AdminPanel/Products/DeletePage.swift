@@ -75,11 +75,12 @@ extension PanelApp {
             let deleted = try outcome.get()
             await catalogRemove(id)
             await forgetMedia(of: deleted)
-            await activity.record(ActivityEntry(session, request, action: "delete", productID: id, detail: deleted.name))
+            await activity.record(ActivityEntry(session, request, action: "delete", productID: id,
+                                                detail: ActivityDetail("deleted", ["product_name": deleted.name]).stored))
             return await redirect(to: back ?? "/products", flash: l("flash_deleted", ["name": deleted.name]), session: session)
         } catch .unauthorized {
             await activity.record(ActivityEntry(session, request, action: "delete-refused", productID: id,
-                                                detail: configuration.api.dialect == .v1 ? "wrong product password" : "wrong vendor password"))
+                                                detail: ActivityDetail(configuration.api.dialect == .v1 ? "wrong_product_password" : "wrong_vendor_password").stored))
             let remaining = await deleteGate.remaining(session.person, Self.panelWide)
             let product = try await loadProduct(id, retry: "/products/\(id)/delete")
             if remaining == 0, let wait = await deleteGate.retryAfter(session.person, Self.panelWide) {

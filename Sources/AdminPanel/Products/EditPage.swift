@@ -79,7 +79,8 @@ extension PanelApp {
             let updated = try await client.update(id: id, changes: changes)
             await catalogRecord(updated)
             await activity.record(ActivityEntry(session, request, action: "edit", productID: id,
-                changes: changes.activityChanges(from: current, thumbnailID: presenter.thumbnailImageID(of: current))))
+                changes: changes.activityChanges(from: current, thumbnailID: presenter.thumbnailImageID(of: current)),
+                detail: ActivityDetail("edited", ["product_name": updated.name, "currency": updated.currency.rawValue]).stored))
             return await redirect(to: state.back ?? "/products/\(id)", flash: l("flash_saved", ["name": updated.name]), session: session)
         } catch {
             if case .notFound = error { await catalogRemove(id) }

@@ -53,7 +53,7 @@ extension PanelApp {
             await vendor.learn(product.vendorID)
             await catalogRecord(product)
             await activity.record(ActivityEntry(session, request, action: "register", productID: product.id,
-                                                detail: product.name))
+                                                detail: ActivityDetail("registered", ["product_name": product.name]).stored))
             return await redirect(to: "/products/\(product.id)", flash: l("flash_registered", ["name": product.name]), session: session)
         } catch {
             let status = try ProductFormSubmission.register.show(error, on: &state, l)

@@ -5,7 +5,7 @@ extension PanelApp {
     /// The activity list's items: single rows, and the rows of one bulk run grouped under an
     /// element `data-bulk-run="{run id}"` with the run's revert form. Writers get a revert form
     /// (`data-revert`) on every edit and bulk row that changed fields; viewers get none.
-    func activityItems(_ records: [ActivityRecord], visit: Visit) -> [TemplateValue] {
+    func activityItems(_ records: [ActivityRecord], visit: Visit, view: ActivityRowView) -> [TemplateValue] {
         let l = visit.localizer
         let canWrite = visit.session?.role.canWrite ?? false
         let token = visit.session?.csrfToken ?? ""
@@ -15,7 +15,7 @@ extension PanelApp {
                      "password_id": .string(passwordID), "password_label": .string(l("safety_revert_password"))])
         }
         func row(_ record: ActivityRecord) -> TemplateValue {
-            guard case .object(var fields) = activityRow(record, l) else { return activityRow(record, l) }
+            guard case .object(var fields) = view.row(record) else { return view.row(record) }
             // Always set, so a row never picks up its run's form from the enclosing context.
             fields["revert"] = canWrite && Self.isRevertable(record.entry)
                 ? form("/activity/\(record.id)/revert", l("safety_revert_row"), "revert-password-\(record.id)") : .null

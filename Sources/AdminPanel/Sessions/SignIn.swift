@@ -42,7 +42,7 @@ extension PanelApp {
         guard let person, matches, !person.disabled else {
             // Only a known name is logged (what is typed as a name is sometimes a password).
             await activity.record(ActivityEntry(person: person?.name ?? "", address: request.remoteAddress,
-                                                action: "sign-in-failed", detail: person == nil ? "unknown name" : nil))
+                                                action: "sign-in-failed", detail: person == nil ? ActivityDetail("unknown_name").stored : nil))
             let alert = person?.disabled == true && matches ? l("login_disabled") : l("login_wrong")
             return try await loginPage(visit: visit, name: name, next: next, alert: alert, status: 403)
         }

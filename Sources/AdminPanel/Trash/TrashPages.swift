@@ -20,7 +20,7 @@ extension PanelApp {
                     "old_id": .int(item.oldID),
                     "name": .string(item.name),
                     "deleted": .string(l("safety_trash_deleted_by", ["person": item.person.isEmpty ? "?" : item.person,
-                                                                     "time": l.date(item.deletedAt) + " " + Self.clockTime(item.deletedAt)])),
+                                                                     "time": l.dateTime(item.deletedAt, in: configuration.timeZone)])),
                     "expires": .string(l("safety_trash_expires", [
                         "date": l.date(item.deletedAt.addingTimeInterval(Double(configuration.trashDays) * 86_400))])),
                     "restore": canWrite ? .object([

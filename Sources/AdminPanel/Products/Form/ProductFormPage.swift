@@ -58,8 +58,6 @@ extension PanelApp {
         context["image_picker"] = .bool(productID == nil || v1)
         context["images_required"] = .bool(productID == nil && (state.staged?.images.isEmpty ?? true))
         context["thumbnail_choice"] = .bool(!v1)
-        context["price_min"] = .string(v1 ? "1" : "0.01")
-        context["price_step"] = .string(v1 ? "1" : "0.01")
         context["password_autocomplete"] = .string(productID == nil ? "new-password" : "current-password")
         context["password_hint"] = .string(l(productID == nil ? "form_password_hint_register" : "form_password_hint_edit"))
         if v1, productID != nil {

@@ -61,14 +61,14 @@ struct ProductFormValues: Sendable, Equatable {
         if price.isEmpty {
             issues.append(FieldIssue(field: "price", message: "Enter a price.", code: "price_empty"))
         } else if priceValue == nil {
-            issues.append(FieldIssue(field: "price", message: "Enter the price as a number, like 12000 or 12.50.", code: "price_unreadable"))
+            issues.append(FieldIssue(field: "price", message: "Enter the price as a number, like 12,000.", code: "price_unreadable"))
         }
         let discountValue = discountedPrice.isEmpty ? 0 : Self.number(discountedPrice)
         if discountValue == nil {
             issues.append(FieldIssue(field: "discounted_price", message: "Enter the discount as a number, or leave it empty.",
                                      code: "discount_unreadable"))
         }
-        let stockValue = stock.isEmpty ? 0 : Int(stock)
+        let stockValue = stock.isEmpty ? 0 : Self.wholeNumber(stock)
         if stockValue == nil {
             issues.append(FieldIssue(field: "stock", message: "Enter the stock as a whole number, like 10.", code: "stock_unreadable"))
         }
@@ -86,11 +86,21 @@ struct ProductFormValues: Sendable, Equatable {
         return (parsed, issues)
     }
 
-    /// "12,000", "12000", "12.50", "₩12,000" → a finite number; anything else → nil.
+    /// "12,000", "12000", "12.50", "₩12,000", "12,000원" → a finite number (`AmountText`: the
+    /// grouping is checked, so "12,00" is refused); anything else → nil.
     static func number(_ text: String) -> Double? {
-        let cleaned = text.filter { !",_ ₩$".contains($0) }
-        guard !cleaned.isEmpty, let value = Double(cleaned), value.isFinite else { return nil }
-        return value
+        AmountText.parse(text)
+    }
+
+    /// A stock count, grouped or not ("1,200"); nil for fractions and anything unreadable.
+    static func wholeNumber(_ text: String) -> Int? {
+        guard let value = AmountText.parse(text), value == value.rounded(), abs(value) <= 1e15 else { return nil }
+        return Int(value)
+    }
+
+    /// The example amount in the price and discount placeholders: whole won, or dollars and cents.
+    static func example(_ currency: String) -> String {
+        currency == Currency.USD.rawValue ? "12.50" : "12,000"
     }
 
     /// Template fields: each value, the currency choice, and the rule numbers for hints/constraints.
@@ -104,6 +114,7 @@ struct ProductFormValues: Sendable, Equatable {
             "stock": .string(stock),
             "currency_krw": .bool(currency != Currency.USD.rawValue),
             "currency_usd": .bool(currency == Currency.USD.rawValue),
+            "price_example": .string(Self.example(currency)),
             "name_min": .int(ProductRules.nameLength.lowerBound),
             "name_max": .int(ProductRules.nameLength.upperBound),
             "description_min": .int(ProductRules.descriptionLength.lowerBound),

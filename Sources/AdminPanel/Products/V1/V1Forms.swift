@@ -36,7 +36,7 @@ extension PanelApp {
             if let staged { await staging.discard(token: staged.token) }
             await finishDraft(form)
             await activity.record(ActivityEntry(session, request, action: "register", productID: product.id,
-                                                detail: product.title))
+                                                detail: ActivityDetail("registered", ["product_name": product.title]).stored))
             return await redirect(to: "/products/\(product.id)", flash: l("flash_registered", ["name": product.title]),
                                   session: session)
         } catch {
@@ -131,7 +131,9 @@ extension PanelApp {
             await deleteGate.release(ticket)
             if let staged { await staging.discard(token: staged.token) }
             await activity.record(ActivityEntry(session, request, action: "edit", productID: id,
-                                                changes: Self.v1ActivityChanges(changes, from: current)))
+                                                changes: Self.v1ActivityChanges(changes, from: current),
+                                                detail: ActivityDetail("edited", ["product_name": updated.title,
+                                                                                  "currency": updated.currency.rawValue]).stored))
             return await redirect(to: "/products/\(id)", flash: l("flash_saved", ["name": updated.title]), session: session)
         } catch .unauthorized {
             let remaining = await deleteGate.remaining(session.person, Self.panelWide)
