@@ -35,8 +35,8 @@ let package = Package(
         .target(name: "OpenMarketSandbox", dependencies: ["HTTPServer", "NetworkIO", "OpenMarketCore", "SQLiteStore"]),
         .target(name: "AdminPanel", dependencies: ["HTTPServer", "HTTPClient", "NetworkIO", "HTMLTemplates", "OpenMarketCore", "SQLiteStore", "CSodium", "TLS"]),
 
-        .executableTarget(name: "openmarket-admin", dependencies: ["AdminPanel", "NetworkIO", "OpenMarketSandbox", "TLS"]),
-        .executableTarget(name: "openmarket-sandbox", dependencies: ["OpenMarketSandbox"]),
+        .executableTarget(name: "openmarket-admin", dependencies: ["AdminPanel", "HTTPServer", "NetworkIO", "OpenMarketSandbox", "TLS"]),
+        .executableTarget(name: "openmarket-sandbox", dependencies: ["HTTPServer", "OpenMarketSandbox"]),
         .executableTarget(name: "server-benchmark", dependencies: ["HTTPServer", "HTTPClient"]),
 
         .testTarget(name: "OpenMarketCoreTests", dependencies: ["OpenMarketCore"], exclude: ["Fixtures"]),

@@ -3,6 +3,7 @@
 import AdminPanel
 import Dispatch
 import Foundation
+import HTTPServer
 import NetworkIO
 import OpenMarketCore
 import OpenMarketSandbox
@@ -89,25 +90,11 @@ let checkout = CheckoutLocator.checkoutRoot(executablePath: executablePath,
 let publicDirectory = folder(options.publicDirectory, "Public", checkout: checkout)
 let templatesDirectory = folder(options.templatesDirectory, "Templates", checkout: checkout)
 
-// Graceful shutdown on SIGINT/SIGTERM: stop accepting, let requests in flight finish, exit.
-// A second signal while stopping exits at once.
-let shutdown = ShutdownSteps()
-signal(SIGINT, SIG_IGN)
-signal(SIGTERM, SIG_IGN)
-let signalSources = [SIGINT, SIGTERM].map { number in
-    let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
-    source.setEventHandler {
-        guard let steps = shutdown.begin() else { exit(1) }
-        say("Shutting down…")
-        Task {
-            for step in steps { await step() }
-            exit(0)
-        }
-    }
-    source.resume()
-    return source
-}
-
+// The clean stop (docs/architecture.md, "Stopping") on SIGINT/SIGTERM: the panel, then the
+// sandbox it talks to, each stop accepting, finish what is in flight and close their databases;
+// then the access log is drained and the process exits 0. A second signal hurries, never loses.
+let cleanStop = CleanStop(announce: say)
+let signalSources = cleanStop.listen()
 
 let sandbox: Sandbox?
 let client: ClientConfiguration
@@ -121,7 +108,8 @@ if let api = options.api, options.dialect == .v1 || (options.identifier != nil &
 } else {
     let started = startSandbox(options)
     sandbox = started.0
-    shutdown.add { [sandbox = started.0] in await sandbox.shutdown() }
+    cleanStop.add(stop: { [sandbox = started.0] in await sandbox.shutdown() },
+                  hurry: { [sandbox = started.0] in sandbox.hurryShutdown() })
     client = started.1
     vendorID = started.vendorID
 }
@@ -142,7 +130,7 @@ let panel: AdminPanel
 do {
     panel = try AdminPanel(configuration: configuration)
     let port = try panel.start()
-    shutdown.add { await panel.shutdown() }
+    cleanStop.add(stop: { await panel.shutdown() }, hurry: { panel.hurryShutdown() })
     let shownHost = HostName.bracketed(options.host)
     say("Admin panel:  \(configuration.scheme)://\(shownHost):\(port)/")
     if let fingerprint = configuration.tls?.certificateFingerprint {
@@ -161,24 +149,6 @@ do {
     }
 } catch {
     fail("the panel could not start: \(error)", status: 1)
-}
-
-/// What a signal stops, added as each listener starts: the last started stops first (the panel,
-/// then the sandbox it talks to). `begin` hands the steps out once; nil means a second signal.
-final class ShutdownSteps: Sendable {
-    private let state = Locked<(stopping: Bool, steps: [@Sendable () async -> Void])>((false, []))
-
-    func add(_ step: @escaping @Sendable () async -> Void) {
-        state.withLock { $0.steps.append(step) }
-    }
-
-    func begin() -> [@Sendable () async -> Void]? {
-        state.withLock { state in
-            if state.stopping { return nil }
-            state.stopping = true
-            return state.steps.reversed()
-        }
-    }
 }
 
 withExtendedLifetime(signalSources) { dispatchMain() }
