@@ -72,6 +72,31 @@ func startSandbox(_ options: LaunchOptions) -> (Sandbox, ClientConfiguration, ve
     return (sandbox, client, options.vendorID ?? vendor.id)
 }
 
+// `openmarket-admin backup DIR`: a consistent copy of DATA, also while a panel runs on it.
+if CommandLine.arguments.dropFirst().first == "backup" {
+    let command: BackupCommand?
+    do {
+        command = try BackupCommand.parse(Array(CommandLine.arguments.dropFirst(2)),
+                                          environment: ProcessInfo.processInfo.environment)
+    } catch {
+        fail("\(error)", status: 2)
+    }
+    guard let command else {
+        say(BackupCommand.usage)
+        exit(0)
+    }
+    do {
+        let summary = try DataBackup.run(data: URL(fileURLWithPath: command.dataDirectory),
+                                         into: URL(fileURLWithPath: command.destination))
+        let megabytes = Double(summary.bytes) / 1_048_576
+        say("Backed up \(command.dataDirectory) to \(command.destination): \(summary.databases.joined(separator: ", ")), "
+            + "\(summary.files) files (\(String(format: "%.1f", megabytes)) MB)")
+        exit(0)
+    } catch {
+        fail("backup failed: \(error)", status: 1)
+    }
+}
+
 let options: LaunchOptions
 do {
     options = try LaunchOptions.parse(Array(CommandLine.arguments.dropFirst()),
