@@ -1,10 +1,10 @@
 // swift-tools-version:6.0
 // OpenMarket Admin: no package dependencies — Foundation, Dispatch, Glibc and system C libraries only.
+// Linux only: the event loop is epoll (Sources/CEpoll), child processes in tests use posix_spawn extensions.
 import PackageDescription
 
 let package = Package(
     name: "OpenMarketAdmin",
-    platforms: [.macOS(.v14)],
     products: [
         .library(name: "OpenMarketCore", targets: ["OpenMarketCore"]),
         .executable(name: "openmarket-admin", targets: ["openmarket-admin"]),

@@ -38,7 +38,7 @@ struct ActivityEntry: Sendable, Equatable {
     }
 }
 
-/// The actions of design.md's activity log (the `action` column and the `/activity` filter).
+/// The actions of the activity log (the `action` column and the `/activity` filter).
 enum ActivityAction {
     static let all = ["sign-in", "sign-in-failed", "sign-out", "register", "edit", "delete", "delete-refused", "bulk",
                       "person-invited", "role-changed", "person-disabled", "password-changed", "session-revoked"]
