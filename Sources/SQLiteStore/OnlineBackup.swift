@@ -13,10 +13,11 @@ public enum OnlineBackup {
         guard FileManager.default.fileExists(atPath: source) else {
             throw SQLiteError(code: SQLITE_CANTOPEN, message: "\(source) does not exist")
         }
-        // Never create the source; read-write only so SQLite may use the WAL's shared memory.
+        // Read-only: never create or change the source (not even a checkpoint when this is its
+        // last connection, as when the panel is stopped).
         var from: OpaquePointer?
         defer { sqlite3_close(from) }
-        guard sqlite3_open_v2(source, &from, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK, let from else {
+        guard sqlite3_open_v2(source, &from, SQLITE_OPEN_READONLY, nil) == SQLITE_OK, let from else {
             throw SQLiteError(code: SQLITE_CANTOPEN, message: "cannot open \(source)")
         }
         sqlite3_busy_timeout(from, 5_000)
