@@ -1,10 +1,10 @@
 // swift-tools-version:6.0
 // OpenMarket Admin: no package dependencies — Foundation, Dispatch, Glibc and system C libraries only.
+// Linux only: the event loop is epoll (Sources/CEpoll), child processes in tests use posix_spawn extensions.
 import PackageDescription
 
 let package = Package(
     name: "OpenMarketAdmin",
-    platforms: [.macOS(.v14)],
     products: [
         .library(name: "OpenMarketCore", targets: ["OpenMarketCore"]),
         .executable(name: "openmarket-admin", targets: ["openmarket-admin"]),
@@ -35,8 +35,8 @@ let package = Package(
         .target(name: "OpenMarketSandbox", dependencies: ["HTTPServer", "NetworkIO", "OpenMarketCore", "SQLiteStore"]),
         .target(name: "AdminPanel", dependencies: ["HTTPServer", "HTTPClient", "NetworkIO", "HTMLTemplates", "OpenMarketCore", "SQLiteStore", "CSodium", "TLS"]),
 
-        .executableTarget(name: "openmarket-admin", dependencies: ["AdminPanel", "NetworkIO", "OpenMarketSandbox", "TLS"]),
-        .executableTarget(name: "openmarket-sandbox", dependencies: ["OpenMarketSandbox"]),
+        .executableTarget(name: "openmarket-admin", dependencies: ["AdminPanel", "HTTPServer", "NetworkIO", "OpenMarketSandbox", "TLS"]),
+        .executableTarget(name: "openmarket-sandbox", dependencies: ["HTTPServer", "OpenMarketSandbox"]),
         .executableTarget(name: "server-benchmark", dependencies: ["HTTPServer", "HTTPClient"]),
 
         .testTarget(name: "OpenMarketCoreTests", dependencies: ["OpenMarketCore"], exclude: ["Fixtures"]),

@@ -45,6 +45,12 @@ public final class AccessLogWriter: Sendable {
     /// Lines queued and not yet handed to the sink.
     public var pendingLines: Int { shared.state.withLock { $0.lines.count } }
 
+    /// Blocks until every line queued before this call is in the sink (the sink's write has
+    /// returned), skipping the pause between batches. The clean stop calls it after the last
+    /// connection closed and before the process exits: a line still queued at `exit` is lost.
+    /// Blocking: call it from a thread of its own (`BlockingThread`), never an event loop.
+    public func drain() { shared.drain() }
+
     /// The queue and the thread that empties it.
     private final class Shared: Sendable {
         struct State {
@@ -52,12 +58,22 @@ public final class AccessLogWriter: Sendable {
             var droppedSinceReport = 0
             var droppedTotal = 0
             var stopped = false
+            /// The thread has ended (after `stop`): nothing more will be written.
+            var finished = false
             /// The writer waits for a first line; only then does `append` need to wake it.
             var writerIdle = false
+            /// Lines (and drop reports) queued since the start, and those the sink has taken:
+            /// `drain` waits until the second reaches what the first was when it was called.
+            var queuedTotal = 0
+            var writtenTotal = 0
+            /// Someone waits in `drain`: no pause between batches.
+            var draining = 0
         }
 
         let state = Locked(State())
         private let wake = NSCondition()
+        /// Signalled after each batch is in the sink (for `drain`).
+        private let written = NSCondition()
         let capacity: Int
         let sink: @Sendable ([UInt8]) -> Void
 
@@ -74,6 +90,7 @@ public final class AccessLogWriter: Sendable {
                     return false
                 }
                 s.lines.append(line)
+                s.queuedTotal += 1
                 return s.writerIdle && s.lines.count == 1
             }
             if first { wake.lock(); wake.signal(); wake.unlock() }
@@ -82,6 +99,20 @@ public final class AccessLogWriter: Sendable {
         func stop() {
             state.withLock { $0.stopped = true }
             wake.lock(); wake.signal(); wake.unlock()
+        }
+
+        func drain() {
+            let target = state.withLock { s -> Int in
+                s.draining += 1
+                return s.queuedTotal
+            }
+            defer { state.withLock { $0.draining -= 1 } }
+            wake.lock(); wake.signal(); wake.unlock()
+            written.lock()
+            while state.withLock({ $0.writtenTotal < target && !$0.finished }) {
+                _ = written.wait(until: Date().addingTimeInterval(0.1))
+            }
+            written.unlock()
         }
 
         func run() {
@@ -109,10 +140,16 @@ public final class AccessLogWriter: Sendable {
                     text.append(ASCII.lf)
                 }
                 if !text.isEmpty { sink(text) }
+                let hurry = state.withLock { s -> Bool in
+                    s.writtenTotal += lines.count
+                    if stopped && lines.isEmpty && dropped == 0 { s.finished = true }
+                    return s.draining > 0
+                }
+                written.lock(); written.broadcast(); written.unlock()
                 if stopped && lines.isEmpty && dropped == 0 { return }
                 // A short pause lets a burst gather into one write: under load, one wake-up (two
-                // futex calls) per batch instead of per request. `stop` ends the pause at once.
-                if !stopped {
+                // futex calls) per batch instead of per request. `stop` and `drain` end it at once.
+                if !stopped && !hurry {
                     wake.lock()
                     _ = wake.wait(until: Date().addingTimeInterval(0.005))
                     wake.unlock()

@@ -18,6 +18,8 @@ public final class HTTPServer: Sendable {
     private let context: ServerContext
     private let running = Locked<Running?>(nil)
     private let stopped = Locked(false)
+    /// A second stop signal: the wait for exchanges in flight ends now.
+    private let hurried = Locked(false)
 
     public init(configuration: ServerConfiguration = ServerConfiguration(), router: Router) {
         self.configuration = configuration
@@ -58,6 +60,10 @@ public final class HTTPServer: Sendable {
         }
     }
 
+    /// Ends `shutdown`'s wait for exchanges in flight now (a second SIGTERM/SIGINT): those still
+    /// running are cut off unanswered, so no answered request loses its log line.
+    public func hurry() { hurried.value = true }
+
     /// The bound port, or 0 before `start()`.
     public var port: Int { running.withLock { $0?.port ?? 0 } }
 
@@ -68,7 +74,11 @@ public final class HTTPServer: Sendable {
     /// Open connections right now (for tests and metrics).
     public var openConnections: Int { context.openConnections }
 
-    /// Stops accepting, waits up to `deadline` for requests in flight, then closes every connection.
+    /// The first steps of the clean stop (docs/architecture.md, "Stopping"): stops accepting;
+    /// closes idle keep-alive connections (a request already in their socket is read and served
+    /// first); lets exchanges in flight finish within `deadline` (each connection closes after
+    /// its answer); then closes what is left and ends the loop threads. Every answered request
+    /// has then been handed to the access log; draining the log is the caller's next step.
     public func shutdown(deadline: Duration = .seconds(5)) async {
         guard let current = running.withLock({ r -> Running? in defer { r = nil }; return r }) else { return }
         stopped.withLock { $0 = true }
@@ -79,7 +89,7 @@ public final class HTTPServer: Sendable {
         }
         let clock = ContinuousClock()
         let end = clock.now + deadline
-        while context.openConnections > 0 && clock.now < end {
+        while context.openConnections > 0 && clock.now < end && !hurried.value {
             try? await Task.sleep(for: .milliseconds(10))
         }
         for loop in current.loops {
@@ -94,10 +104,13 @@ public final class HTTPServer: Sendable {
 }
 
 extension EventLoop {
-    /// Closes connections with no request in progress (when shutting down).
+    /// Closes connections with no request in progress (when shutting down). A request already
+    /// waiting in the socket is read and served rather than dropped.
     func closeIdleConnections() {
         forEachClient { client in
-            if let connection = client as? Connection, !connection.isBusy { connection.close() }
+            if let connection = client as? Connection, !connection.isBusy {
+                _ = connection.evictIfIdle(evenWithPartialHead: true)
+            }
         }
     }
 }

@@ -33,6 +33,12 @@ final class MediaDatabase: Sendable {
         media.removeOrphans(keeping: known)
     }
 
+    /// Closes both connections after the work queued on them (the clean stop's last step).
+    func close() async {
+        await reader.close()
+        await writer.close()
+    }
+
     /// Inserts one record's rows (`insertRows` answers its new id) and answers the record as
     /// stored, read back in the same transaction. Its image files must already be durable.
     func insert<Record: Sendable>(_ insertRows: @escaping @Sendable (SQLiteConnection) throws -> Int,

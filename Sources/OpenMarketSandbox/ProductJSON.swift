@@ -1,6 +1,6 @@
 import OpenMarketCore
 /// The JSON bodies of the API in one dialect: key order, key casing and date format exactly as
-/// the real servers wrote them (see shared/fixtures), compact.
+/// the real servers wrote them (see Tests/OpenMarketCoreTests/Fixtures and docs/api.md), compact.
 struct ProductJSON: Sendable {
     var dialect: Dialect
     /// "http://host:port" that image URLs start with.

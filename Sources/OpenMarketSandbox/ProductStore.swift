@@ -21,6 +21,9 @@ final class ProductStore: Sendable {
 
     static let databaseFileName = "openmarket.sqlite"
 
+    /// Lets queued writes land, then closes the database (when the sandbox stops).
+    func close() async { await database.close() }
+
     init(directory: URL) throws {
         database = try MediaDatabase(directory: directory, databaseFileName: Self.databaseFileName, mediaFolderName: "media",
                                      schema: Self.schema, label: "sandbox.db", fileNamesQuery: "SELECT file_name FROM images")

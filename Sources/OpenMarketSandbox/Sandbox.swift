@@ -8,6 +8,8 @@ import OpenMarketCore
 public final class Sandbox: Sendable {
     public let configuration: SandboxConfiguration
     private let store: ProductStore
+    /// The v1 store when the dialect is v1 (closed at the stop like `store`).
+    private let v1Store: V1Store?
     private let demo: VendorSetup.DemoVendor
     private let server: HTTPServer
     private let base: Locked<String>
@@ -42,11 +44,13 @@ public final class Sandbox: Sendable {
             } catch {
                 throw SandboxStartupError("cannot open the v1 store in \(configuration.dataDirectory.path): \(error)")
             }
+            v1Store = items
             if configuration.seed > 0 { _ = try V1SampleItems.seed(configuration.seed, store: items) }
             var api = V1API(store: items, input: V1Input(strict: configuration.strict), baseURL: base)
             api.spoolDirectory = spool
             router = api.router()
         } else {
+            v1Store = nil
             if configuration.seed > 0 {
                 _ = try SampleProducts.seed(configuration.seed, store: store, vendorID: demo.record.id)
             }
@@ -79,11 +83,18 @@ public final class Sandbox: Sendable {
         (demo.record.id, demo.record.name, demo.record.identifier, demo.record.secret, demo.created)
     }
 
-    /// Stops accepting connections and lets requests in flight finish.
+    /// The clean stop (docs/architecture.md, "Stopping"): stops accepting, lets exchanges in
+    /// flight finish, closes idle connections, then lets queued writes land and closes the
+    /// databases. The caller drains the access log (`AccessLogWriter.drain`) before exiting.
     public func shutdown() async {
         await server.shutdown()
         scratch.remove()
+        await v1Store?.close()
+        await store.close()
     }
+
+    /// A second stop signal: stop waiting for exchanges in flight (nothing answered is lost).
+    public func hurryShutdown() { server.hurry() }
 
     private static func url(host: String, port: Int) -> String {
         "http://\(HostName.bracketed(host)):\(port)"

@@ -52,6 +52,9 @@ final class V1Store: Sendable {
     private func committed() { database.committed() }
 
     static let databaseFileName = "openmarket-v1.sqlite"
+
+    /// Lets queued writes land, then closes the database (when the sandbox stops).
+    func close() async { await database.close() }
     static let mediaFolderName = "media-v1"
 
     init(directory: URL) throws {

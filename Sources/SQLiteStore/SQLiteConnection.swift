@@ -44,13 +44,29 @@ public final class SQLiteConnection: @unchecked Sendable {
         sqlite3_busy_timeout(handle, 5_000)
     }
 
-    deinit {
+    deinit { close() }
+
+    /// Finalizes the cached statements and closes the file (the last connection to close
+    /// checkpoints the WAL into the database). Later calls throw; closing twice does nothing.
+    public func close() {
+        guard let open = handle else { return }
         for statement in statements.values { sqlite3_finalize(statement) }
-        sqlite3_close(handle)
+        statements = [:]
+        sqlite3_close(open)
+        handle = nil
+    }
+
+    private static let closedError = SQLiteError(code: SQLITE_MISUSE, message: "the database is closed (the process is stopping)")
+
+    /// The open connection's handle (for `OnlineBackup`), or a throw once closed.
+    func openHandle() throws -> OpaquePointer {
+        guard let handle else { throw Self.closedError }
+        return handle
     }
 
     /// Runs one or more statements without results (schema, pragmas, transactions).
     public func execute(_ sql: String) throws {
+        guard handle != nil else { throw Self.closedError }
         var errorMessage: UnsafeMutablePointer<CChar>?
         let status = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
         if status != SQLITE_OK {
@@ -103,6 +119,7 @@ public final class SQLiteConnection: @unchecked Sendable {
 
     private func prepared(_ sql: String) throws -> OpaquePointer {
         if let cached = statements[sql] { return cached }
+        guard handle != nil else { throw Self.closedError }
         var statement: OpaquePointer?
         let status = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
         guard status == SQLITE_OK, let statement else { throw currentError(status) }

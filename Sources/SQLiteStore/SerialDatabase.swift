@@ -22,6 +22,13 @@ public final class SerialDatabase: Sendable {
         try await thread.run { [connection] in try connection.withLock { try work($0) } }
     }
 
+    /// Closes the connection after every piece of work queued before this call has run (the
+    /// clean stop's last step: queued writes land, then the file is closed). Work queued later
+    /// throws a "closed" error instead of touching a closed handle.
+    public func close() async {
+        await thread.run { [connection] in connection.withLock { $0.close() } }
+    }
+
     /// The blocking form, for start-up code that is not async (opening the store, vendors,
     /// `--seed`). `noasync`: from a request handler it would hold a cooperative thread through
     /// an fsync, so the compiler refuses such a call.

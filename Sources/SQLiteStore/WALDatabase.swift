@@ -38,4 +38,11 @@ public final class WALDatabase: Sendable {
         writer = SerialDatabase(connection: writeConnection, label: label + ".writer")
         reader = SerialDatabase(connection: readConnection, label: label + ".reader")
     }
+
+    /// Closes the reader, then the writer after its queued writes (the last close checkpoints
+    /// the WAL, so a clean stop leaves one file).
+    public func close() async {
+        await reader.close()
+        await writer.close()
+    }
 }

@@ -12,7 +12,7 @@ func httpsContext(for options: LaunchOptions) -> TLSContext? {
             return try TLSContext.server(certificateFile: certificate, keyFile: key)
         }
         let folder = URL(fileURLWithPath: options.dataDirectory).appendingPathComponent("tls", isDirectory: true)
-        // Every name the panel answers to (design.md "Hosts and origins"), so a browser that
+        // Every name the panel answers to (docs/lan-console.md, "The names it answers to"), so a browser that
         // trusts the certificate finds it valid under each of them.
         let allowed = try HostAllowList(bindHost: options.host, allowedHosts: options.allowedHosts)
         let names = allowed.ownNames + allowed.extraEntries.map(\.name)

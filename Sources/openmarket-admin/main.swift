@@ -3,6 +3,7 @@
 import AdminPanel
 import Dispatch
 import Foundation
+import HTTPServer
 import NetworkIO
 import OpenMarketCore
 import OpenMarketSandbox
@@ -71,6 +72,31 @@ func startSandbox(_ options: LaunchOptions) -> (Sandbox, ClientConfiguration, ve
     return (sandbox, client, options.vendorID ?? vendor.id)
 }
 
+// `openmarket-admin backup DIR`: a consistent copy of DATA, also while a panel runs on it.
+if CommandLine.arguments.dropFirst().first == "backup" {
+    let command: BackupCommand?
+    do {
+        command = try BackupCommand.parse(Array(CommandLine.arguments.dropFirst(2)),
+                                          environment: ProcessInfo.processInfo.environment)
+    } catch {
+        fail("\(error)", status: 2)
+    }
+    guard let command else {
+        say(BackupCommand.usage)
+        exit(0)
+    }
+    do {
+        let summary = try DataBackup.run(data: URL(fileURLWithPath: command.dataDirectory),
+                                         into: URL(fileURLWithPath: command.destination))
+        let megabytes = Double(summary.bytes) / 1_048_576
+        say("Backed up \(command.dataDirectory) to \(command.destination): \(summary.databases.joined(separator: ", ")), "
+            + "\(summary.files) files (\(String(format: "%.1f", megabytes)) MB)")
+        exit(0)
+    } catch {
+        fail("backup failed: \(error)", status: 1)
+    }
+}
+
 let options: LaunchOptions
 do {
     options = try LaunchOptions.parse(Array(CommandLine.arguments.dropFirst()),
@@ -89,25 +115,11 @@ let checkout = CheckoutLocator.checkoutRoot(executablePath: executablePath,
 let publicDirectory = folder(options.publicDirectory, "Public", checkout: checkout)
 let templatesDirectory = folder(options.templatesDirectory, "Templates", checkout: checkout)
 
-// Graceful shutdown on SIGINT/SIGTERM: stop accepting, let requests in flight finish, exit.
-// A second signal while stopping exits at once.
-let shutdown = ShutdownSteps()
-signal(SIGINT, SIG_IGN)
-signal(SIGTERM, SIG_IGN)
-let signalSources = [SIGINT, SIGTERM].map { number in
-    let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
-    source.setEventHandler {
-        guard let steps = shutdown.begin() else { exit(1) }
-        say("Shutting down…")
-        Task {
-            for step in steps { await step() }
-            exit(0)
-        }
-    }
-    source.resume()
-    return source
-}
-
+// The clean stop (docs/architecture.md, "Stopping") on SIGINT/SIGTERM: the panel, then the
+// sandbox it talks to, each stop accepting, finish what is in flight and close their databases;
+// then the access log is drained and the process exits 0. A second signal hurries, never loses.
+let cleanStop = CleanStop(announce: say)
+let signalSources = cleanStop.listen()
 
 let sandbox: Sandbox?
 let client: ClientConfiguration
@@ -121,7 +133,8 @@ if let api = options.api, options.dialect == .v1 || (options.identifier != nil &
 } else {
     let started = startSandbox(options)
     sandbox = started.0
-    shutdown.add { [sandbox = started.0] in await sandbox.shutdown() }
+    cleanStop.add(stop: { [sandbox = started.0] in await sandbox.shutdown() },
+                  hurry: { [sandbox = started.0] in sandbox.hurryShutdown() })
     client = started.1
     vendorID = started.vendorID
 }
@@ -146,7 +159,7 @@ let panel: AdminPanel
 do {
     panel = try AdminPanel(configuration: configuration)
     let port = try panel.start()
-    shutdown.add { await panel.shutdown() }
+    cleanStop.add(stop: { await panel.shutdown() }, hurry: { panel.hurryShutdown() })
     // The address colleagues open, never 0.0.0.0 (ColleagueAddress); the machine itself can
     // always use the loopback one.
     let loopback = "\(configuration.scheme)://127.0.0.1:\(port)"
@@ -170,24 +183,6 @@ do {
     }
 } catch {
     fail("the panel could not start: \(error)", status: 1)
-}
-
-/// What a signal stops, added as each listener starts: the last started stops first (the panel,
-/// then the sandbox it talks to). `begin` hands the steps out once; nil means a second signal.
-final class ShutdownSteps: Sendable {
-    private let state = Locked<(stopping: Bool, steps: [@Sendable () async -> Void])>((false, []))
-
-    func add(_ step: @escaping @Sendable () async -> Void) {
-        state.withLock { $0.steps.append(step) }
-    }
-
-    func begin() -> [@Sendable () async -> Void]? {
-        state.withLock { state in
-            if state.stopping { return nil }
-            state.stopping = true
-            return state.steps.reversed()
-        }
-    }
 }
 
 withExtendedLifetime(signalSources) { dispatchMain() }

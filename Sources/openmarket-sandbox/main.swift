@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import HTTPServer
 import OpenMarketSandbox
 
 // openmarket-sandbox: runs the Open Market API sandbox alone (see --help).
@@ -12,19 +13,6 @@ func say(_ line: String) {
 func fail(_ reason: String) -> Never {
     FileHandle.standardError.write(Data("openmarket-sandbox: \(reason)\n".utf8))
     exit(2)
-}
-
-/// SIGINT and SIGTERM as a stream. Not on the main actor: the handlers run on a dispatch queue.
-nonisolated func stopSignals() -> (AsyncStream<Int32>, [any DispatchSourceSignal]) {
-    let (stream, continuation) = AsyncStream<Int32>.makeStream()
-    let sources = [SIGINT, SIGTERM].map { signalNumber -> any DispatchSourceSignal in
-        signal(signalNumber, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-        source.setEventHandler { continuation.yield(signalNumber) }
-        source.resume()
-        return source
-    }
-    return (stream, sources)
 }
 
 let configuration: SandboxConfiguration
@@ -40,7 +28,10 @@ do {
     fail(error.description)
 }
 
-let (stopRequests, signalSources) = stopSignals()
+// The clean stop (docs/architecture.md, "Stopping"): SIGTERM/SIGINT stop accepting, let requests
+// in flight finish, close the store, drain the access log, exit 0. A second signal hurries it.
+let cleanStop = CleanStop(announce: say)
+let signalSources = cleanStop.listen()
 let sandbox: Sandbox
 do {
     sandbox = try Sandbox(configuration: configuration)
@@ -63,11 +54,7 @@ if configuration.dialect == .v1 {
     say("  password:   \(demo.secret)")
 }
 // Last, so that a supervisor that waits for the URL has seen everything before it.
+cleanStop.add(stop: { await sandbox.shutdown() }, hurry: { sandbox.hurryShutdown() })
 say("Open Market sandbox (\(configuration.dialect.rawValue)) listening on \(sandbox.baseURL.absoluteString)")
 
-// Stop accepting, let requests in flight finish, then exit.
-for await _ in stopRequests { break }
-say("Stopping…")
-await sandbox.shutdown()
-withExtendedLifetime(signalSources) {}
-exit(0)
+withExtendedLifetime(signalSources) { dispatchMain() }

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import AdminPanel
 
-/// The host and origin decisions of design.md "Hosts and origins", without a server.
+/// The host and origin decisions (docs/lan-console.md, "The names it answers to"), without a server.
 @Suite struct HostAllowListTests {
     @Test func loopbackAnswersOnlyToLoopbackNamesOnItsPort() throws {
         let list = try HostAllowList(bindHost: "127.0.0.1", allowedHosts: [], interfaces: ["192.168.1.20"], hostName: "office-pc")

@@ -5,7 +5,7 @@ import OpenMarketCore
 import HTTPServer
 @testable import AdminPanel
 
-/// People, roles, setup and invitations over real sockets (design.md "People, sign-in and activity").
+/// People, roles, setup and invitations over real sockets (docs/lan-console.md, "People and roles").
 @Suite(.awaitsTeardown) struct PeopleRouteTests {
     @Test func setupInviteSignInAndRoles() async throws {
         let harness = try await PanelHarness.start(.init(signIn: true))

@@ -21,6 +21,34 @@ import Testing
         }
     }
 
+    /// `drain` returns only once every line queued before it is in the sink, even while the sink
+    /// is stalled when it is called (the clean stop's step 4).
+    @Test func drainWaitsUntilTheSinkHasEveryQueuedLine() async throws {
+        let sink = StallableSink()
+        let writer = AccessLogWriter(capacity: 1_000) { sink.take($0) }
+        writer.write("first")
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+            Thread.detachNewThread { sink.entered.wait(); c.resume() }
+        }
+        for i in 0..<300 { writer.write("line \(i)") }
+        let drained = Locked(false)
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            writer.drain()
+            drained.value = true
+            done.signal()
+        }
+        // While the sink hangs, drain cannot have returned.
+        #expect(done.wait(timeout: .now() + .milliseconds(200)) == .timedOut)
+        #expect(!drained.value)
+        sink.gate.signal()
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+            Thread.detachNewThread { done.wait(); c.resume() }
+        }
+        #expect(sink.received.value == ["first"] + (0..<300).map { "line \($0)" })
+        writer.drain()   // nothing queued: returns at once
+    }
+
     @Test func aStalledSinkNeverBlocksTheWriterAndDropsAreCountedThenReported() async throws {
         let sink = StallableSink()
         let writer = AccessLogWriter(capacity: 100) { sink.take($0) }

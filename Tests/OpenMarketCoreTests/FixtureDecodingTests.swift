@@ -13,20 +13,6 @@ import Testing
         try decodeByKind(try FixtureFiles.data(name), name: name)
     }
 
-    /// The team's shared folder is the origin of the copies: each of its files must decode and
-    /// be the same as its copy. Where there is no such folder (CI) the test shows as skipped.
-    @Test(.enabled(if: FixtureFiles.shared != nil, "no shared/fixtures folder beside the checkout"))
-    func everySharedFixtureDecodesAndMatchesItsCopy() throws {
-        let shared = try #require(FixtureFiles.shared)
-        let names = try FixtureFiles.names(in: shared)
-        #expect(!names.isEmpty, "shared/fixtures holds no captures")
-        for name in names {
-            let original = try Data(contentsOf: shared.appendingPathComponent(name))
-            try decodeByKind(original, name: name)
-            #expect((try? FixtureFiles.data(name)) == original, "copy of \(name) differs from ../shared")
-        }
-    }
-
     /// The decoder is chosen by the file's dialect prefix and kind; a file that fits none is a
     /// failure, never skipped.
     private func decodeByKind(_ data: Data, name: String) throws {

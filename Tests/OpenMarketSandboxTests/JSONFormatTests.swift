@@ -51,7 +51,7 @@ import Testing
         createdDay: day, issuedDay: day, thumbnailFile: "b.png", thumbnailImageID: nil,
         images: [ImageRecord(id: 219, fileName: "a.jpg", issuedDay: day)])
 
-    /// The key order of shared/fixtures/v2a-product-detail.json.
+    /// The key order of Tests/OpenMarketCoreTests/Fixtures/v2a-product-detail.json.
     @Test func v2aDetailHasTheRealKeyOrderAndFormats() {
         let json = ProductJSON(dialect: .v2a, mediaBase: "http://h:1").detail(Self.product)
         #expect(json == """
@@ -64,7 +64,7 @@ import Testing
             """)
     }
 
-    /// The key order of shared/fixtures/v2b-product-detail.json.
+    /// The key order of Tests/OpenMarketCoreTests/Fixtures/v2b-product-detail.json.
     @Test func v2bDetailHasTheRealKeyOrderAndFormats() {
         let json = ProductJSON(dialect: .v2b, mediaBase: "http://h:1").detail(Self.product)
         #expect(json == """

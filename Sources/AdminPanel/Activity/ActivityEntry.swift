@@ -40,7 +40,7 @@ struct ActivityEntry: Sendable, Equatable {
     }
 }
 
-/// The actions of design.md's activity log (the `action` column and the `/activity` filter).
+/// The actions of the activity log (the `action` column and the `/activity` filter).
 /// A new kind: add it here and its name as `activity_action_<kind>` in the catalogs (a feature's
 /// own `Templates/strings/<feature>.<language>.json` will do); its sentence, if any, is an
 /// `ActivityDetail` (see there).

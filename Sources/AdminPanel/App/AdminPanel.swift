@@ -84,12 +84,20 @@ public final class AdminPanel: Sendable {
     /// The names the panel answers to (for the start-up output and a certificate's SANs).
     public var allowedHosts: HostAllowList { app.hostAllowList }
 
-    /// Stops accepting, lets requests in flight finish, removes staged uploads.
+    /// The clean stop (docs/architecture.md, "Stopping"): stops accepting, lets exchanges in
+    /// flight finish and closes idle connections; then lets the background chores and the
+    /// catalog copy's sync finish what they started, removes staged uploads, and closes
+    /// `panel.sqlite` after its queued writes (activity, sessions, the catalog copy). The caller
+    /// drains the access log before exiting.
     public func shutdown() async {
+        await server.shutdown()
         await sweeper.stop()
         await app.catalog.stop()
-        await server.shutdown()
         await app.staging.removeAll()
         app.scratch.remove()
+        await app.database.database.close()
     }
+
+    /// A second stop signal: stop waiting for exchanges in flight (nothing answered is lost).
+    public func hurryShutdown() { server.hurry() }
 }

@@ -80,6 +80,7 @@ public struct LaunchOptions: Sendable, Equatable {
 
     public static let usage = """
         Usage: openmarket-admin [options]
+               openmarket-admin backup DIR [--data DATA]   (a consistent copy of DATA, also while the panel runs)
 
         A web admin panel for Open Market sellers. Without --api it starts an embedded sandbox API.
 

@@ -13,7 +13,7 @@ public struct PanelConfiguration: Sendable {
     public var vendorID: Int?
     public var publicDirectory: URL
     public var templatesDirectory: URL
-    /// Sign-in with people and passwords (design.md "People, sign-in and activity"); the
+    /// Sign-in with people and passwords (docs/lan-console.md, "People and roles"); the
     /// executable turns it on beyond loopback or with `--sign-in`. Off: everyone is `local`, owner.
     public var signIn: Bool
     /// `http` or `https`, following `tls`: how the setup and invitation links are written.

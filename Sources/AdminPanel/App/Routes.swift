@@ -1,7 +1,7 @@
 import HTTPServer
 
 extension PanelApp {
-    /// The routes of design.md, wrapped so every response carries the security headers.
+    /// The panel's routes (docs/architecture.md, "Routes"), wrapped so every response carries the security headers.
     func routes() -> Router {
         var router = Router()
         if configuration.tls != nil { router.use(HTTPSHeaders.middleware) }

@@ -15,9 +15,13 @@ actor Sweeper {
         }
     }
 
-    func stop() {
+    /// Cancels the chore and waits for a run under way to finish (its writes land before the
+    /// databases close).
+    func stop() async {
         stopped = true
-        task?.cancel()
+        let running = task
         task = nil
+        running?.cancel()
+        await running?.value
     }
 }

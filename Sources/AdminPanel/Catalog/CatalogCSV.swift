@@ -2,7 +2,7 @@ import Foundation
 import OpenMarketCore
 
 /// The CSV export of a view (`GET /products/export.csv`): a UTF-8 BOM (spreadsheets then read
-/// Korean names right), the header of design.md, RFC 4180 quoting, and every cell that a
+/// Korean names right), the header below, RFC 4180 quoting, and every cell that a
 /// spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, CR first) prefixed with `'`.
 enum CatalogCSV {
     static let header = "id,name,vendor,currency,price,discounted_price,bargain_price,stock,created_at,issued_at,thumbnail_url"

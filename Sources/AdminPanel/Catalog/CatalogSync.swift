@@ -32,6 +32,8 @@ actor CatalogSync {
     private var failures = 0
     private var retryAt: Date?
     private var lastUse: Date?
+    /// Set by `stop`: no background sync starts again.
+    private var stopped = false
     /// Figures for the note and the health page: how long the last sync took, what it changed.
     private(set) var lastDuration: TimeInterval?
     private(set) var lastChangeCount = 0
@@ -84,15 +86,21 @@ actor CatalogSync {
         startBackgroundIfNeeded()
     }
 
-    func stop() {
-        background?.cancel()
+    /// Stops the background syncs for good and waits for a sync under way, so its writes to the
+    /// copy land before the database closes.
+    func stop() async {
+        stopped = true
+        let current = background
         background = nil
+        current?.cancel()
+        await current?.value
+        if let running { _ = await running.value }
     }
 
     /// Syncs every `interval` (sooner after a failure, with back-off) while someone used a page
     /// in the last ten minutes; an idle panel sends the API nothing.
     private func startBackgroundIfNeeded() {
-        guard background == nil, interval > 0 else { return }
+        guard background == nil, interval > 0, !stopped else { return }
         background = Task { [interval] in
             while !Task.isCancelled {
                 let wait = self.nextWait(interval)

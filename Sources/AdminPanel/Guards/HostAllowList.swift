@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// The panel's own names, against which every request's `Host` and every POST's `Origin` is
-/// checked (design.md "Hosts and origins"). A DNS-rebinding page reaches the panel under a
+/// checked (docs/lan-console.md, "The names it answers to"). A DNS-rebinding page reaches the panel under a
 /// foreign name, so a name outside this list never gets an answer; the Origin check compares
 /// with this list, never with the request's own `Host` (which the rebinding page controls).
 ///

@@ -1,6 +1,6 @@
 import Foundation
 
-/// design.md: at least 10 characters and not the name. Also at most 1,024 bytes (a hash of a
+/// At least 10 characters and not the name. Also at most 1,024 bytes (a hash of a
 /// megabyte-long password would be a cheap way to make the server work) and typed twice alike.
 /// Answers catalog keys, so the message is in the reader's language.
 enum PasswordRules {

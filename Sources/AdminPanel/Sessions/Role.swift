@@ -1,4 +1,4 @@
-/// What a person may do (design.md "Roles"). `owner`: everything, including people;
+/// What a person may do (docs/lan-console.md, "People and roles"). `owner`: everything, including people;
 /// `editor`: register, edit, delete, bulk; `viewer`: reads only.
 enum Role: String, Sendable, CaseIterable, Comparable {
     case owner, editor, viewer

@@ -1,30 +1,13 @@
 import Foundation
 
-/// The captured API answers. The copies next to the tests are the primary source (a clean clone
-/// has them); the team's shared folder, when present, is checked too so the copies cannot drift.
+/// The captured API answers, kept next to the tests (`Fixtures/`, found from this file's own path)
+/// so a clean clone has everything it needs; docs/api.md describes the answers they show.
 enum FixtureFiles {
     static let testsDirectory = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent()   // Support
         .deletingLastPathComponent()   // OpenMarketCoreTests
 
     static let copies = testsDirectory.appendingPathComponent("Fixtures")
-
-    /// The team's `shared/fixtures`, found in the nearest folder above the checkout that has one
-    /// (`../shared` for the main checkout, `../../shared` for a worktree under `wt/`); nil in CI.
-    static let shared: URL? = {
-        var folder = testsDirectory
-            .deletingLastPathComponent()   // Tests
-            .deletingLastPathComponent()   // checkout
-        for _ in 0..<3 {
-            folder = folder.deletingLastPathComponent()
-            let candidate = folder.appendingPathComponent("shared/fixtures")
-            var isFolder: ObjCBool = false
-            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isFolder), isFolder.boolValue {
-                return candidate
-            }
-        }
-        return nil
-    }()
 
     static func data(_ name: String) throws -> Data {
         try Data(contentsOf: copies.appendingPathComponent(name))
