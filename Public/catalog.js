@@ -100,9 +100,18 @@ document.documentElement.classList.add("js");
     });
   }
 
+  // The form follows the list (for pages without JS); with JS it belongs in the results line.
+  function place(bulk) {
+    const line = document.querySelector(".results-bar");
+    if (!line || bulk.parentElement === line) return;
+    const views = line.querySelector(".view-switch");
+    line.insertBefore(bulk, views);
+  }
+
   function update() {
     const bulk = form();
     if (!bulk) return;
+    place(bulk);
     const all = selectAll();
     const ticked = boxes().filter((box) => box.checked).length;
     if (all) all.checked = boxes().length > 0 && ticked === boxes().length;
@@ -148,6 +157,9 @@ document.documentElement.classList.add("js");
     const main = document.querySelector("main[data-view]");
     if (!search || !main) return;
     let running = null;
+    // On a phone the filters start folded under their summary ("Filters (2)"): products first.
+    const filters = search.querySelector("details[data-filters]");
+    if (filters && window.matchMedia("(max-width: 47.99rem)").matches) filters.open = false;
 
     function urlOf() {
       const params = new URLSearchParams();

@@ -120,7 +120,7 @@ SHORT_TEXTS = """
         for (const child of node.childNodes) {
           if (child.nodeType === 3) parts.push(child);
           else if (child.nodeType === 1 && !/^(SELECT|OPTION|INPUT|TEXTAREA|SCRIPT)$/.test(child.tagName)
-                   && getComputedStyle(child).display !== 'none' && !child.matches('.visually-hidden')) walk(child);
+                   && getComputedStyle(child).display !== 'none' && child.getBoundingClientRect().width > 1) walk(child);
         }
       };
       walk(el);
@@ -128,7 +128,8 @@ SHORT_TEXTS = """
     };
     const broken = [];
     for (const el of document.querySelectorAll('label, legend, button, summary, a.button, [data-view-toggle]')) {
-      if (!el.getClientRects().length || getComputedStyle(el).visibility === 'hidden') continue;
+      // Only what is seen: skip hidden elements and text kept for screen readers (1 px boxes).
+      if (!el.getClientRects().length || getComputedStyle(el).visibility === 'hidden' || el.getBoundingClientRect().width <= 1) continue;
       const nodes = own(el);
       const text = nodes.map((n) => n.textContent).join('').replace(/\\s+/g, ' ').trim();
       if (!text || [...text].length > 8) continue;
