@@ -137,7 +137,7 @@ document.documentElement.classList.add("js");
       bulk.setAttribute("aria-busy", "true");
       const button = bulk.querySelector("button[type=submit]");
       if (button) setTimeout(() => { button.disabled = true; }, 0);
-    });
+    }, true);   // capture: the bar is busy before any other submit handler looks at it
     // A refused request came back with its boxes ticked: the bar shows at once (the reason is a
     // role="alert" above it, announced without moving focus).
     update();
