@@ -96,6 +96,10 @@ def test_search_is_the_widest_control_and_products_come_first(panel, catalog, js
         assert search_width >= 0.7 * SIZES["phone"][0], search_width
     first = driver.find_element(By.CSS_SELECTOR, "[data-product-id]")
     assert box(driver, first)["top"] < SIZES[size][1], box(driver, first)
+    # The count and the view switch share one line (their boxes overlap vertically).
+    count = box(driver, driver.find_element(By.CSS_SELECTOR, "[data-count]"))
+    views = box(driver, driver.find_element(By.CSS_SELECTOR, ".view-switch"))
+    assert count["top"] < views["top"] + views["height"] and views["top"] < count["top"] + count["height"]
 
 
 @pytest.mark.parametrize("view", ["list", "grid"])
