@@ -201,6 +201,8 @@ document.documentElement.classList.add("js");
       replace("[data-results]", (old, next) => { old.innerHTML = next.innerHTML; });
       replace(".catalog-status", (old, next) => { old.replaceWith(document.adoptNode(next)); });
       replace(".filters__summary", (old, next) => { old.textContent = next.textContent; });
+      // The header's language links lead back to this view, filters included.
+      replace("[data-language-switch]", (old, next) => { old.replaceWith(document.adoptNode(next)); });
       // The results line: everything but the count is replaced (select all, the bulk form with
       // this page's ids, the view links). The count stays the same element, a live region whose
       // words change, so it is announced.
