@@ -797,15 +797,22 @@
   }
 
   // ---- Keyboard shortcuts (off while typing): / search, n new, g grid, l list, j/k next/previous
-  // product, ? this help.
+  // product, ? this help. They go by the physical key (event.code: KeyN…), not the character it
+  // types, so they work the same in a Korean input mode (where N types ㅜ) or any layout.
   function typing(target) {
     return target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
   }
+  function shortcutOf(event) {
+    if (event.code === "Slash" || event.key === "/" || event.key === "?") return event.shiftKey || event.key === "?" ? "?" : "/";
+    const byCode = { KeyN: "n", KeyG: "g", KeyL: "l", KeyJ: "j", KeyK: "k" };
+    return event.shiftKey ? null : byCode[event.code] || null;
+  }
   document.addEventListener("keydown", (event) => {
-    if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || typing(event.target)) return;
+    if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || event.isComposing || typing(event.target)) return;
     if (document.querySelector("dialog[open]")) return;
     const go = (url) => { location.href = url; };
-    switch (event.key) {
+    const key = shortcutOf(event);
+    switch (key) {
       case "/": {
         event.preventDefault();
         const search = document.querySelector("#search-q");
@@ -816,7 +823,7 @@
       case "g":
       case "l": {
         event.preventDefault();
-        const view = event.key === "g" ? "grid" : "list";
+        const view = key === "g" ? "grid" : "list";
         const toggle = document.querySelector(`a[data-view-toggle][href*="view=${view}"]`);
         if (toggle) toggle.click(); else go(`/products?view=${view}`);
         break;
@@ -827,8 +834,8 @@
         if (links.length === 0) return;
         event.preventDefault();
         const current = links.indexOf(document.activeElement);
-        const next = current < 0 ? (event.key === "j" ? 0 : links.length - 1)
-          : Math.max(0, Math.min(links.length - 1, current + (event.key === "j" ? 1 : -1)));
+        const next = current < 0 ? (key === "j" ? 0 : links.length - 1)
+          : Math.max(0, Math.min(links.length - 1, current + (key === "j" ? 1 : -1)));
         links[next].focus();
         links[next].scrollIntoView({ block: "nearest" });
         break;

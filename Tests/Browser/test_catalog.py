@@ -23,7 +23,13 @@ def path_of(url):
 
 
 def apply_filters(driver):
-    driver.find_element(By.CSS_SELECTOR, "form[role=search] .filters button[type=submit]").click()
+    """Without JS the apply button applies the filters; with JS each one applied as it changed
+    (issue 22), so there is only the list's update to wait for."""
+    button = driver.find_element(By.CSS_SELECTOR, "form[role=search] .filters button[type=submit]")
+    if button.is_displayed():
+        button.click()
+    else:
+        wait(driver).until(lambda d: not d.find_elements(By.CSS_SELECTOR, "main[aria-busy]"))
 
 
 def choose_sold_out_cheapest_first(driver, url):

@@ -24,12 +24,14 @@ extension PanelApp {
             ids = try BulkSelection.ids(chosen)
             action = try BulkSelection.action { form[$0] }
         } catch .nothingSelected {
-            return await redirect(to: back, flash: l("bulk_flash_nothing_selected"), session: session)
+            return try await refusedBulk(request, back: back, refusal: BulkRefusal(
+                message: l("bulk_flash_nothing_selected"), form: { form[$0] }, ids: form.all("ids")))
         } catch .tooMany(let count) {
             throw PageFailure(status: 422, heading: "bulk_too_many_heading", message: "bulk_too_many_message",
                               arguments: ["count": l.number(count), "max": l.number(BulkSelection.maxIDs)])
         } catch .invalid(let key) {
-            return await redirect(to: back, flash: l(key), session: session)
+            return try await refusedBulk(request, back: back, refusal: BulkRefusal(
+                message: l(key), form: { form[$0] }, ids: form.all("ids")))
         }
 
         // One delete try for the whole selection: its slot is reserved before anything is sent and
@@ -115,6 +117,15 @@ extension PanelApp {
         arguments["reason_key"] = outcome.reason
         if !outcome.name.isEmpty { arguments["product_name"] = outcome.name }
         return ActivityDetail("bulk", arguments)
+    }
+
+    /// A refused bulk request: the list it came from, shown again (422) with the seller's ticks,
+    /// action and values, and the reason as an alert. Nothing was sent to the API.
+    func refusedBulk(_ request: HTTPRequest, back: String, refusal: BulkRefusal) async throws -> HTTPResponse {
+        let listTarget = back == "/products" || back.hasPrefix("/products?") ? back : "/products"
+        let listRequest = try HTTPRequest(method: "GET", target: listTarget, headers: request.headers,
+                                          remoteAddress: request.remoteAddress)
+        return try await listPage(listRequest, refusal: refusal)
     }
 
     static func bulkHeadingKey(_ action: BulkSelection.Action) -> String {

@@ -53,7 +53,9 @@ extension PanelApp {
     ///
     /// The plain newest-first list comes live from the API (it can give exactly that); every
     /// other view — sorted, filtered, searched — is built from the local catalog copy.
-    func listPage(_ request: HTTPRequest) async throws -> HTTPResponse {
+    /// With a `refusal`, the list is a refused bulk request shown again (422): the same boxes
+    /// ticked, the action and values kept, the reason as an alert.
+    func listPage(_ request: HTTPRequest, refusal: BulkRefusal? = nil) async throws -> HTTPResponse {
         let chosenView = request.query["view"].flatMap(ListView.init(rawValue:))
         let rememberedView = request.cookies[Self.viewCookie].flatMap(ListView.init(rawValue:)) ?? .list
         var query = CatalogQuery({ request.query[$0] }, defaultView: rememberedView)
@@ -100,7 +102,11 @@ extension PanelApp {
             context["pagination"] = products.isEmpty ? .null : Pagination.templateValue(
                 current: result.pageNo, last: result.lastPage, hasPrev: result.pageNo > 1,
                 hasNext: result.pageNo < result.lastPage, query: query)
-            context["empty"] = products.isEmpty ? Self.emptyState(query, l) : .null
+            context["empty"] = products.isEmpty ? Self.emptyState(query, l, searchOnlyCount: {
+                var searchOnly = query.cleared
+                searchOnly.search = query.search
+                return snapshot.page(searchOnly, ownVendorID: ownVendor).totalCount
+            }) : .null
             context["copy"] = copyStatusValue(status, l)
             newestKnown = snapshot.newestID
         }
@@ -113,12 +119,14 @@ extension PanelApp {
                 visit.session = created.session
                 visit.cookies += created.cookies
             }
-            context["products"] = Self.markSelectable(context["products"], selectable, l)
-            context["bulk"] = .object([
+            context["products"] = Self.markSelectable(context["products"], selectable, refusal, l)
+            var bulk: [String: TemplateValue] = [
                 "csrf_token": .string(visit.session?.csrfToken ?? ""),
                 "back": .string(BackLink.validated(request.target) ?? query.url()),
                 "page_ids": .list(selectable.map { .object(["id": .int($0)]) }),
-            ])
+            ]
+            bulk.merge(BulkFormState.templateFields(refusal, l)) { _, new in new }
+            context["bulk"] = .object(bulk)
         } else {
             context["bulk"] = .null
         }
@@ -131,8 +139,13 @@ extension PanelApp {
         context["new_products"] = seen.map { seen in (newestKnown ?? 0) > seen } == true
             ? .object(["url": .string(Self.newestURL(query))]) : .null
 
+        context["chips"] = FilterChips.templateValue(query, l)
+        let activeFilters = FilterChips.filterCount(query)
+        context["filters_summary"] = .string(activeFilters > 0
+            ? l("look_filters_summary_active", ["count": l.number(activeFilters)]) : l("look_filters_summary"))
+        context["bulk_refusal"] = refusal.map { .object(["message": .string($0.message)]) } ?? .null
         var response = try page("products", title: query.search.isEmpty ? l("list_heading") : l("list_search_title", ["query": query.search]),
-                                context: context, visit: visit, section: .products)
+                                context: context, visit: visit, section: .products, status: refusal == nil ? 200 : 422)
         if let chosenView, chosenView.rawValue != request.cookies[Self.viewCookie] {
             response.setCookie(SetCookie(name: Self.viewCookie, value: chosenView.rawValue, maxAge: 365 * 24 * 3600))
         }
@@ -153,14 +166,15 @@ extension PanelApp {
         }
     }
 
-    static func markSelectable(_ products: TemplateValue?, _ ids: [Int], _ l: Localizer) -> TemplateValue {
+    static func markSelectable(_ products: TemplateValue?, _ ids: [Int], _ refusal: BulkRefusal? = nil, _ l: Localizer) -> TemplateValue {
         guard case .list(let items)? = products else { return .list([]) }
         let chosen = Set(ids)
         return .list(items.map { item in
             guard case .object(var fields) = item, case .int(let id)? = fields["id"], chosen.contains(id) else { return item }
             var name = ""
             if case .string(let text)? = fields["name"] { name = text }
-            fields["selectable"] = .object(["select_label": .string(l("bulk_select_product", ["name": name]))])
+            fields["selectable"] = .object(["select_label": .string(l("bulk_select_product", ["name": name])),
+                                            "checked": .bool(refusal?.isTicked(id) ?? false)])
             return .object(fields)
         })
     }
@@ -276,7 +290,30 @@ extension PanelApp {
         return l.plural("list_total", count: count, ["page": l.number(page), "last": l.number(max(1, lastPage))])
     }
 
-    static func emptyState(_ query: CatalogQuery, _ l: Localizer) -> TemplateValue {
+    /// What emptied the result, and the link that undoes it. With both search words and filters,
+    /// `searchOnlyCount` tells which one did: when the words alone find products, the filters hid them.
+    static func emptyState(_ query: CatalogQuery, _ l: Localizer, searchOnlyCount: () -> Int = { 0 }) -> TemplateValue {
+        if !query.search.isEmpty, FilterChips.filterCount(query) > 0 {
+            var withoutFilters = query.cleared
+            withoutFilters.search = query.search
+            var withoutSearch = query
+            withoutSearch.search = ""
+            let found = searchOnlyCount()
+            if found > 0 {
+                return .object([
+                    "title": .string(l.plural("look_empty_filters_hide_title", count: found, ["query": query.search])),
+                    "message": .string(l("look_empty_filters_hide_message")),
+                    "show_register": false,
+                    "back": .object(["url": .string(withoutFilters.url(page: 1)), "label": .string(l("catalog_clear_filters"))]),
+                ])
+            }
+            return .object([
+                "title": .string(l("list_empty_search_title", ["query": query.search])),
+                "message": .string(l("look_empty_search_with_filters_message")),
+                "show_register": false,
+                "back": .object(["url": .string(withoutSearch.url(page: 1)), "label": .string(l("look_clear_search"))]),
+            ])
+        }
         if !query.search.isEmpty {
             return .object([
                 "title": .string(l("list_empty_search_title", ["query": query.search])),
