@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import AdminPanel
 
 /// The list page's work-saving parts (issue 22): active filters as removable chips, an empty

@@ -53,18 +53,7 @@ extension PanelApp {
         let changed = EditMerge.changeSet(yours: yours, opened: opened)
         var (parsed, issues) = yours.parse()
         parsed.name = parsed.name.trimmingCharacters(in: .whitespacesAndNewlines)
-        var changes = ProductChanges()
-        for field in changed {
-            switch field {
-            case .name: changes.name = parsed.name
-            case .description: changes.description = parsed.description
-            case .price: changes.price = parsed.price
-            case .currency: changes.currency = parsed.currency
-            case .discountedPrice: changes.discountedPrice = parsed.discountedPrice
-            case .stock: changes.stock = parsed.stock
-            case .thumbnailID: changes.thumbnailID = parsed.thumbnailID
-            }
-        }
+        let changes = parsed.changes(changed)
         // Parsing problems matter only for the fields being sent.
         let sent = Set(changed.map(\.rawValue))
         issues = Self.merged(issues.filter { sent.contains($0.field) }, changes.validate(current: current))

@@ -53,18 +53,7 @@ extension PanelApp {
         parsed.name = parsed.name.trimmingCharacters(in: .whitespacesAndNewlines)
         let sent = Set(plan.reverted.map(\.rawValue))
         issues = issues.filter { sent.contains($0.field) }
-        var changes = ProductChanges()
-        for field in plan.reverted {
-            switch field {
-            case .name: changes.name = parsed.name
-            case .description: changes.description = parsed.description
-            case .price: changes.price = parsed.price
-            case .currency: changes.currency = parsed.currency
-            case .discountedPrice: changes.discountedPrice = parsed.discountedPrice
-            case .stock: changes.stock = parsed.stock
-            case .thumbnailID: changes.thumbnailID = parsed.thumbnailID
-            }
-        }
+        let changes = parsed.changes(plan.reverted)
         issues += changes.validate(current: current)
         guard issues.isEmpty else {
             outcome.failure = "safety_revert_refused"

@@ -49,6 +49,24 @@ struct ProductFormValues: Sendable, Equatable {
         var discountedPrice: Double
         var stock: Int
         var thumbnailID: Int?
+
+        /// The changes that send just these fields (an edit sends what the seller changed, a
+        /// revert what it sets back).
+        func changes(_ fields: [EditField]) -> ProductChanges {
+            var changes = ProductChanges()
+            for field in fields {
+                switch field {
+                case .name: changes.name = name
+                case .description: changes.description = description
+                case .price: changes.price = price
+                case .currency: changes.currency = currency
+                case .discountedPrice: changes.discountedPrice = discountedPrice
+                case .stock: changes.stock = stock
+                case .thumbnailID: changes.thumbnailID = thumbnailID
+                }
+            }
+            return changes
+        }
     }
 
     /// Numbers and the currency read from the text; issues for what cannot be read. Rule checks
