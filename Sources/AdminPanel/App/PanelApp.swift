@@ -42,6 +42,8 @@ final class PanelApp: Sendable {
     let bulkGauge = ConcurrencyGauge()
     let database: PanelDatabase
     let activity: ActivityLog
+    /// Spreadsheet imports: previews, their photos and each row's outcome.
+    let imports: ImportService
     let hostAllowList: HostAllowList
     /// The port the panel listens on (known after binding; port 0 picks one).
     let listeningPort = ListeningPort()
@@ -85,6 +87,9 @@ final class PanelApp: Sendable {
         database = try PanelDatabase(directory: configuration.dataDirectory ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("openmarket-admin-data-\(SecureToken.make(byteCount: 12))", isDirectory: true))
         activity = ActivityLog(database: database, now: configuration.now)
+        do { imports = try ImportService(database: database) } catch {
+            throw PanelStartupError("the imports in \(database.database.path) cannot be opened: \(error)")
+        }
         do {
             sessions = try SessionStore(database: database, now: configuration.now)
             people = try PeopleStore(database: database, now: configuration.now)
