@@ -41,7 +41,7 @@ struct ActivityEntry: Sendable, Equatable {
 /// The actions of design.md's activity log (the `action` column and the `/activity` filter).
 enum ActivityAction {
     static let all = ["sign-in", "sign-in-failed", "sign-out", "register", "edit", "delete", "delete-refused", "bulk",
-                      "person-invited", "role-changed", "person-disabled", "password-changed", "session-revoked"]
+                      "person-invited", "role-changed", "person-disabled", "password-changed", "session-revoked", "import"]
 
     /// The catalog key of an action's name (`activity_action_sign-in`…).
     static func labelKey(_ action: String) -> String { "activity_action_" + action }
