@@ -172,8 +172,9 @@ extension PanelApp {
         return ImageUpload(filename: reference, data: data)
     }
 
-    /// A photo made to fit the API's limit on the import's own thread (shrinking is CPU work);
-    /// the failure names the file.
+    /// A photo made to fit the API's limit on the import's own thread (shrinking is CPU work: one
+    /// at a time, off the pool that serves requests), for the import, register without JS and
+    /// duplicate; the failure names the file.
     func shrinkForUpload(_ data: Data, filename: String) async throws -> ImageShrinker.Result {
         let outcome: Result<ImageShrinker.Result, ImageShrinker.Failure> = await imports.shrinking.run {
             do throws(ImageShrinker.Failure) { return .success(try ImageShrinker.fit(data, filename: filename)) } catch {
