@@ -28,25 +28,33 @@ enum ImageShrinker {
     /// The file as it is when it fits; else a smaller JPEG or PNG.
     static func fit(_ data: Data, filename: String, maxBytes: Int = ProductRules.maxImageBytes) throws(Failure) -> Result {
         guard data.count > maxBytes else { return Result(filename: filename, data: data) }
+        // The script's first size: six bytes of input per byte of output, at most `maxSide`.
+        let firstScale = min(1, (Double(maxBytes) * 6 / Double(data.count)).squareRoot())
         let image: PixelImage
         switch ImageFormat.detect(data) {
         case .jpeg?:
             let bytes = [UInt8](data)
-            image = try decodeJPEG(bytes, fitting: maxSide).upright(ExifOrientation.read(bytes))
+            image = try decodeJPEG(bytes, scale: firstScale).upright(ExifOrientation.read(bytes))
         case .png?:
             image = try decodePNG(data)
         default:
             throw .unsupported
         }
         let asPNG = image.hasTransparency
-        let source = asPNG ? image : image.rgb
-        let longest = max(source.width, source.height)
-        var scale = min(1, (Double(maxBytes) * 6 / Double(data.count)).squareRoot(), Double(maxSide) / Double(longest))
+        var source = asPNG ? image : image.rgb
+        var scale = min(firstScale * Double(image.sourceLongest) / Double(max(source.width, source.height)),
+                        Double(maxSide) / Double(max(source.width, source.height)), 1)
         var quality = 90
+        var resized = source
+        var resizedScale = -1.0
         for _ in 0..<24 {
-            let width = max(1, Int((Double(source.width) * scale).rounded()))
-            let height = max(1, Int((Double(source.height) * scale).rounded()))
-            let resized = source.scaled(toWidth: width, height: height)
+            if scale != resizedScale {
+                let width = max(1, Int((Double(source.width) * scale).rounded()))
+                let height = max(1, Int((Double(source.height) * scale).rounded()))
+                resized = source.scaled(toWidth: width, height: height)
+                // Later, smaller steps start from this one (a fifth less each time).
+                (source, scale, resizedScale) = (resized, 1, 1)
+            }
             let encoded = asPNG ? try encodePNG(resized) : try encodeJPEG(resized, quality: quality)
             if encoded.count <= maxBytes {
                 return Result(filename: asPNG ? filename : renamed(filename, to: "jpg"), data: encoded)
@@ -68,25 +76,28 @@ enum ImageShrinker {
 
     // MARK: codecs
 
-    /// Decodes with libjpeg's DCT scaling to the smallest of 1/1, 1/2, 1/4, 1/8 whose longest
-    /// side still reaches `fitting` (a 12 MP photo decodes at a quarter of the work).
-    static func decodeJPEG(_ bytes: [UInt8], fitting: Int) throws(Failure) -> PixelImage {
+    /// Decodes with libjpeg's DCT scaling to the smallest of 1/1, 1/2, 1/4, 1/8 that still has
+    /// the pixels `scale` (of the full size) needs (a 12 MP photo decodes at a quarter of the work).
+    static func decodeJPEG(_ bytes: [UInt8], scale: Double = 1) throws(Failure) -> PixelImage {
         var width: Int32 = 0, height: Int32 = 0
         guard om_jpeg_size(bytes, UInt(bytes.count), &width, &height) == 0, width > 0, height > 0 else { throw .unreadable }
-        if let issue = ProductRules.pixelIssue(file: "", ImageDimensions(width: Int(width), height: Int(height))) {
-            _ = issue
+        guard ProductRules.pixelIssue(file: "", ImageDimensions(width: Int(width), height: Int(height))) == nil else {
             throw .unreadable
         }
+        let longest = Int(max(width, height))
+        let needed = min(Double(maxSide), Double(longest) * scale)
         var denominator: Int32 = 1
-        while denominator < 8, Int(max(width, height)) / Int(denominator * 2) >= fitting { denominator *= 2 }
+        while denominator < 8, Double(longest) / Double(denominator * 2) >= needed { denominator *= 2 }
         var pointer: UnsafeMutablePointer<UInt8>?
         guard om_jpeg_decode(bytes, UInt(bytes.count), denominator, &pointer, &width, &height) == 0, let pointer else {
             throw .unreadable
         }
         defer { free(pointer) }
         let count = Int(width) * Int(height) * 3
-        return PixelImage(width: Int(width), height: Int(height), channels: 3,
-                          pixels: Array(UnsafeBufferPointer(start: pointer, count: count)))
+        var image = PixelImage(width: Int(width), height: Int(height), channels: 3,
+                               pixels: Array(UnsafeBufferPointer(start: pointer, count: count)))
+        image.sourceLongest = longest
+        return image
     }
 
     static func encodeJPEG(_ image: PixelImage, quality: Int) throws(Failure) -> Data {

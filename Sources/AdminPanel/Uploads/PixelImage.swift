@@ -1,10 +1,20 @@
 /// Decoded pixels (8 bits a channel, 3 = RGB or 4 = RGBA, rows top to bottom) and the two
 /// things the shrinker does to them: turn them upright and make them smaller.
 struct PixelImage: Sendable {
+    init(width: Int, height: Int, channels: Int, pixels: [UInt8]) {
+        self.width = width
+        self.height = height
+        self.channels = channels
+        self.pixels = pixels
+        sourceLongest = max(width, height)
+    }
+
     var width: Int
     var height: Int
     var channels: Int
     var pixels: [UInt8]
+    /// The longest side of the file before a scaled decode (JPEG's DCT scaling), else of the pixels.
+    var sourceLongest = 0
 
     /// Applies an EXIF orientation (2–8), so that orientation 1 describes the result.
     func upright(_ orientation: Int) -> PixelImage {
@@ -34,40 +44,47 @@ struct PixelImage: Sendable {
                 }
             }
         }
-        return PixelImage(width: newWidth, height: newHeight, channels: c, pixels: out)
+        var turned = PixelImage(width: newWidth, height: newHeight, channels: c, pixels: out)
+        turned.sourceLongest = sourceLongest
+        return turned
     }
 
     /// Smaller by averaging each target pixel's box of source pixels (no aliasing from skipped
-    /// pixels, unlike nearest-neighbour). Never enlarges.
+    /// pixels, unlike nearest-neighbour). Never enlarges. One pass over the source, on raw buffers.
     func scaled(toWidth targetWidth: Int, height targetHeight: Int) -> PixelImage {
         let newWidth = max(1, min(width, targetWidth)), newHeight = max(1, min(height, targetHeight))
         guard newWidth != width || newHeight != height else { return self }
-        let c = channels
+        let c = channels, width = width, height = height
         var out = [UInt8](repeating: 0, count: newWidth * newHeight * c)
-        var sums = [UInt32](repeating: 0, count: newWidth * c)
-        var counts = [UInt32](repeating: 0, count: newWidth)
+        let sums = UnsafeMutablePointer<UInt32>.allocate(capacity: newWidth * c)
+        let counts = UnsafeMutablePointer<UInt32>.allocate(capacity: newWidth)
         // Which target column each source column falls in.
-        let column = (0..<width).map { min(newWidth - 1, $0 * newWidth / width) }
-        pixels.withUnsafeBufferPointer { source in
-            out.withUnsafeMutableBufferPointer { target in
+        let column = UnsafeMutablePointer<Int>.allocate(capacity: width)
+        defer { sums.deallocate(); counts.deallocate(); column.deallocate() }
+        for x in 0..<width { column[x] = min(newWidth - 1, x * newWidth / width) }
+        pixels.withUnsafeBufferPointer { sourceBuffer in
+            out.withUnsafeMutableBufferPointer { targetBuffer in
+                let source = sourceBuffer.baseAddress!, target = targetBuffer.baseAddress!
                 var sourceRow = 0
                 for y in 0..<newHeight {
                     let endRow = y == newHeight - 1 ? height : (y + 1) * height / newHeight
-                    for index in sums.indices { sums[index] = 0 }
-                    for index in counts.indices { counts[index] = 0 }
+                    sums.initialize(repeating: 0, count: newWidth * c)
+                    counts.initialize(repeating: 0, count: newWidth)
                     while sourceRow < endRow {
-                        let base = sourceRow * width * c
+                        var pixel = source + sourceRow * width * c
                         for x in 0..<width {
                             let tx = column[x]
-                            counts[tx] += 1
-                            for k in 0..<c { sums[tx * c + k] += UInt32(source[base + x * c + k]) }
+                            counts[tx] &+= 1
+                            let sum = sums + tx * c
+                            for k in 0..<c { sum[k] &+= UInt32(pixel[k]) }
+                            pixel += c
                         }
                         sourceRow += 1
                     }
-                    let rowBase = y * newWidth * c
+                    let row = target + y * newWidth * c
                     for x in 0..<newWidth {
                         let n = max(1, counts[x])
-                        for k in 0..<c { target[rowBase + x * c + k] = UInt8((sums[x * c + k] + n / 2) / n) }
+                        for k in 0..<c { row[x * c + k] = UInt8((sums[x * c + k] + n / 2) / n) }
                     }
                 }
             }
@@ -95,6 +112,8 @@ struct PixelImage: Sendable {
             out[index * 3 + 1] = pixels[index * 4 + 1]
             out[index * 3 + 2] = pixels[index * 4 + 2]
         }
-        return PixelImage(width: width, height: height, channels: 3, pixels: out)
+        var opaque = PixelImage(width: width, height: height, channels: 3, pixels: out)
+        opaque.sourceLongest = sourceLongest
+        return opaque
     }
 }
