@@ -160,6 +160,19 @@ import Testing
         #expect(list.pages.first?.name == "커피 원두 1kg")
     }
 
+    @Test func registerWithoutJSShrinksABigCameraPhoto() async throws {
+        let harness = try await Self.start()
+        let token = try await harness.csrfToken(from: "/products/new")
+        let camera = try ImageShrinker.encodeJPEG(ImageShrinkerTests.photo(width: 2_400, height: 1_800), quality: 95)
+        #expect(camera.count > ProductRules.maxImageBytes)
+        let answer = try await harness.browser.postMultipart("/products", fields: RegisterRouteTests.fields(token),
+            files: [.init(filename: "IMG_2001.JPG", type: "image/jpeg", data: camera)])
+        #expect(answer.status == 303)
+        let id = try #require(answer.header("Location").flatMap { Int($0.split(separator: "/").last ?? "") })
+        let product = try await harness.api.product(id: id)
+        #expect(product.images.count == 1)
+    }
+
     @Test func aBodyOverTheLimitIs413() async throws {
         var options = PanelHarness.Options()
         options.uploadLimit = 1 << 20

@@ -13,7 +13,7 @@ extension PanelApp {
             .object([
                 "line": .int(row.line),
                 "outcome": .string(row.outcome.rawValue),
-                "outcome_label": .string(l("import_outcome_" + row.outcome.rawValue)),
+                "outcome_label": .string(Self.importOutcomeLabel(row.outcome, l)),
                 "is_error": .bool(row.outcome == .error),
                 "name": .string(row.name.isEmpty ? "—" : row.name),
                 "product": row.productID.map { .object(["href": .string("/products/\($0)"), "id": .int($0)]) } ?? .null,
@@ -88,6 +88,15 @@ extension PanelApp {
             ])
         }
         return try page("import_result", title: l("import_result_title"), context: context, visit: visit, section: .products)
+    }
+
+    static func importOutcomeLabel(_ outcome: ImportRow.Outcome, _ l: Localizer) -> String {
+        switch outcome {
+        case .create: l("import_outcome_create")
+        case .update: l("import_outcome_update")
+        case .unchanged: l("import_outcome_unchanged")
+        case .error: l("import_outcome_error")
+        }
     }
 
     static func importFieldLabel(_ field: String, _ l: Localizer) -> String {
