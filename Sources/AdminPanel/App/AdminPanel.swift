@@ -45,12 +45,14 @@ public final class AdminPanel: Sendable {
         // Staged uploads of abandoned forms expire even if nobody submits again.
         let staging = app.staging
         let activity = app.activity, days = app.configuration.activityDays, sessions = app.sessions
+        let imports = app.imports, now = app.configuration.now
         Task { await activity.purge(olderThanDays: days) }
         Task {
             await sweeper.run(every: .seconds(300)) {
                 await staging.purgeExpired()
                 await activity.purge(olderThanDays: days)
                 await sessions.purgeExpired()
+                await imports.purge(now: now())
             }
         }
         return port
