@@ -114,3 +114,14 @@ import Testing
         print("import benchmark: decode, read and plan 1,000 rows in \(Int(elapsed * 1000)) ms")
     }
 }
+
+/// Import is an editor's job: viewers reach none of its pages.
+@Suite struct ImportAccessTests {
+    @Test func importNeedsAnEditor() {
+        #expect(PanelApp.roleNeeded(method: "GET", path: "/products/import") == .editor)
+        #expect(PanelApp.roleNeeded(method: "GET", path: "/products/import/abc") == .editor)
+        #expect(PanelApp.roleNeeded(method: "GET", path: "/products/import/abc/status.json") == .editor)
+        #expect(PanelApp.roleNeeded(method: "POST", path: "/products/import") == .editor)
+        #expect(PanelApp.roleNeeded(method: "GET", path: "/products/12") == .viewer)
+    }
+}

@@ -45,6 +45,10 @@ extension PanelApp {
         let l = visit.localizer
         guard session.role.canWrite else { throw PageFailure.forbidden("failure_viewer_read_only") }
 
+        // v1 products each have their own password, asked on every change: no batch can hold them.
+        guard configuration.api.dialect != .v1 else {
+            return try importFormPage(visit: visit, alert: l("import_error_v1"), status: 422)
+        }
         guard let file = form.files(named: "file").first, file.size > 0 else {
             return try importFormPage(visit: visit, alert: l("import_error_no_file"), status: 422)
         }
