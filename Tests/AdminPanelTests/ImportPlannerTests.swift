@@ -21,7 +21,7 @@ import Testing
         let plan = try Self.plan("ID,Price,stock,name,discounted_price\n7,\"13,500\",5,,1000\n")
         let row = try #require(plan.rows.first)
         #expect(row.outcome == .update)
-        #expect(row.changes == [ImportChange(field: "price", old: "12000", new: "13500")])
+        #expect(row.changes == [ImportChange(field: "price", old: "12000", new: "13500", oldCurrency: "KRW", newCurrency: "KRW")])
         #expect(row.update == ImportUpdate(price: 13_500))
         #expect(row.name == "Green tea")  // an empty cell keeps the field
         #expect(!plan.hasErrors)

@@ -63,7 +63,7 @@ import Testing
         #expect(preview.status == 200)
         #expect(preview.text.contains("data-import-row=\"2\" data-outcome=\"update\""))
         #expect(preview.text.contains("data-import-row=\"3\" data-outcome=\"create\""))
-        #expect(preview.text.contains("12000</del> → 13500"))
+        #expect(preview.text.contains("₩12,000</del> → ₩13,500"))
         // Cells are escaped, never markup.
         #expect(preview.text.contains("&lt;b&gt;새 머그컵&lt;/b&gt;") && !preview.text.contains("<b>새 머그컵"))
         #expect(writes.count == before)

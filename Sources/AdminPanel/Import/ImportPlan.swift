@@ -32,6 +32,9 @@ struct ImportChange: Codable, Sendable, Equatable {
     var field: String
     var old: String
     var new: String
+    /// For amounts: the currencies of the old and new value (shown as money on the pages).
+    var oldCurrency: String? = nil
+    var newCurrency: String? = nil
 }
 
 /// A broken rule: the line, the column and the rule. `key` is a catalog key (`issue_…` for the

@@ -131,7 +131,8 @@ struct ImportPlanner: Sendable {
                 if !same(value, current.price) {
                     update.price = value
                     changes.append(ImportChange(field: "price", old: CatalogCSV.amount(current.price, current.currency),
-                                                new: CatalogCSV.amount(value, currency)))
+                                                new: CatalogCSV.amount(value, currency), oldCurrency: current.currency.rawValue,
+                                                newCurrency: currency.rawValue))
                 }
             case .failure(let problem): issues.append(problem)
             }
@@ -145,7 +146,8 @@ struct ImportPlanner: Sendable {
                     update.discountedPrice = value
                     changes.append(ImportChange(field: "discounted_price",
                                                 old: CatalogCSV.amount(current.discountedPrice, current.currency),
-                                                new: CatalogCSV.amount(value, currency)))
+                                                new: CatalogCSV.amount(value, currency), oldCurrency: current.currency.rawValue,
+                                                newCurrency: currency.rawValue))
                 }
             case .failure(let problem): issues.append(problem)
             }
@@ -223,8 +225,8 @@ struct ImportPlanner: Sendable {
                                       discountedPrice: discount, stock: stockValue, images: images)
         row.changes = [
             ImportChange(field: "name", old: "", new: name),
-            ImportChange(field: "price", old: "", new: CatalogCSV.amount(price, currency) + " " + currency.rawValue),
-            ImportChange(field: "discounted_price", old: "", new: CatalogCSV.amount(discount, currency)),
+            ImportChange(field: "price", old: "", new: CatalogCSV.amount(price, currency), newCurrency: currency.rawValue),
+            ImportChange(field: "discounted_price", old: "", new: CatalogCSV.amount(discount, currency), newCurrency: currency.rawValue),
             ImportChange(field: "stock", old: "", new: String(stockValue)),
             ImportChange(field: "images", old: "", new: images.joined(separator: " | ")),
         ]

@@ -18,8 +18,9 @@ extension PanelApp {
                 "name": .string(row.name.isEmpty ? "—" : row.name),
                 "product": row.productID.map { .object(["href": .string("/products/\($0)"), "id": .int($0)]) } ?? .null,
                 "changes": .list(row.changes.map { change in
-                    .object(["field": .string(Self.importFieldLabel(change.field, l)), "old": .string(change.old.isEmpty ? "—" : change.old),
-                             "new": .string(change.new), "has_old": .bool(!change.old.isEmpty)])
+                    .object(["field": .string(Self.importFieldLabel(change.field, l)),
+                             "old": .string(change.old.isEmpty ? "—" : Self.importValue(change.old, change.oldCurrency, l)),
+                             "new": .string(Self.importValue(change.new, change.newCurrency, l)), "has_old": .bool(!change.old.isEmpty)])
                 }),
                 "issues": .list(row.issues.map { .object(["text": .string(Self.importIssueText($0, l))]) }),
             ])
@@ -88,6 +89,12 @@ extension PanelApp {
             ])
         }
         return try page("import_result", title: l("import_result_title"), context: context, visit: visit, section: .products)
+    }
+
+    /// An amount as money in its currency (`₩12,000`, `$3.50`), anything else as it is.
+    static func importValue(_ value: String, _ currency: String?, _ l: Localizer) -> String {
+        guard let currency = currency.flatMap(Currency.init(rawValue:)), let amount = Double(value) else { return value }
+        return l.money(amount, currency)
     }
 
     static func importOutcomeLabel(_ outcome: ImportRow.Outcome, _ l: Localizer) -> String {
