@@ -125,3 +125,24 @@ import Testing
         #expect(PanelApp.roleNeeded(method: "GET", path: "/products/12") == .viewer)
     }
 }
+
+/// The import store: a person's oldest previews go once they have more than the cap.
+@Suite struct ImportStoreTests {
+    static func makeStore(_ folder: URL) throws -> ImportStore { try ImportStore(PanelDatabase(directory: folder).writer) }
+
+    @Test func onlyTheNewestImportsOfAPersonAreKept() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("import-store-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try Self.makeStore(folder)
+        let plan = ImportPlan(rows: [ImportRow(line: 2, outcome: .update, productID: 1, name: "x", update: ImportUpdate(stock: 1))])
+        for index in 0..<5 {
+            try await store.create(id: "a\(index)", person: "ann", fileName: "f.csv", plan: plan, at: Date(timeIntervalSince1970: Double(index)))
+        }
+        try await store.create(id: "b0", person: "bob", fileName: "f.csv", plan: plan, at: Date(timeIntervalSince1970: 0))
+        #expect(try await store.trim(person: "ann", keep: 3).sorted() == ["a0", "a1"])
+        #expect(try await store.batch("a0") == nil)
+        let kept = try #require(try await store.batch("a4"))
+        #expect(kept.plan == plan && kept.rows[2]?.state == .pending)
+        #expect(try await store.batch("b0") != nil)
+    }
+}

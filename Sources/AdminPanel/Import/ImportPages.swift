@@ -107,6 +107,7 @@ extension PanelApp {
             let needed = Set(plan.applicable.compactMap(\.create).flatMap(\.images))
             plan.files = try imports.keep(usable.filter { needed.contains($0.key) }.map { ($0.key, $0.value) }, for: id)
             try await imports.store.create(id: id, person: session.person, fileName: fileName, plan: plan, at: configuration.now())
+            await imports.trim(person: session.person)
             importID = id
         }
         return try importPreviewPage(plan, importID: importID, fileName: fileName, visit: visit,

@@ -12,6 +12,8 @@ final class ImportService: Sendable {
     static let maxFileBytes = 5 << 20
     static let maxRows = 1_000
     static let concurrency = 4
+    /// Open previews kept per person (the oldest go first): bounds the photos kept on disk.
+    static let maxImportsPerPerson = 20
 
     let store: ImportStore
     let directory: URL
@@ -57,6 +59,12 @@ final class ImportService: Sendable {
     func read(_ storedName: String, of id: String) -> Data? {
         guard !storedName.contains("/") else { return nil }
         return FileManager.default.contents(atPath: folder(id).appendingPathComponent(storedName).path)
+    }
+
+    /// Keeps only a person's newest imports (after storing a new one).
+    func trim(person: String) async {
+        guard let ids = try? await store.trim(person: person, keep: Self.maxImportsPerPerson) else { return }
+        for id in ids where !running.withLock({ $0.contains(id) }) { try? FileManager.default.removeItem(at: folder(id)) }
     }
 
     /// Imports past their lifetime, with their photos.

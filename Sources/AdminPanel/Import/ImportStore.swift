@@ -112,6 +112,23 @@ final class ImportStore: Sendable {
         }
     }
 
+    /// Drops a person's imports beyond the newest `keep` (each can hold up to the upload limit of
+    /// photos for a day); answers the ids dropped so their folders go too.
+    func trim(person: String, keep: Int) async throws -> [String] {
+        try await writer.perform { connection in
+            var ids: [String] = []
+            try connection.query("SELECT id FROM import_batches WHERE person = ? ORDER BY created_at DESC, rowid DESC LIMIT -1 OFFSET ?",
+                                 [.text(person), .integer(keep)]) { ids.append($0.string(0)) }
+            try connection.transaction {
+                for id in ids {
+                    try connection.run("DELETE FROM import_rows WHERE import_id = ?", [.text(id)])
+                    try connection.run("DELETE FROM import_batches WHERE id = ?", [.text(id)])
+                }
+            }
+            return ids
+        }
+    }
+
     /// Imports older than `age` (their files are removed by the caller).
     func purge(olderThan cutoff: Date) async throws -> [String] {
         try await writer.perform { connection in
