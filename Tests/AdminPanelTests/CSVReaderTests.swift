@@ -20,10 +20,14 @@ import Testing
         #expect(try Self.cells("a,b\n1,2\n") == [["a", "b"], ["1", "2"]])
         // A quoted header cell holding a semicolon does not make `;` the separator.
         #expect(try Self.cells("\"a;x\",b\n1,2") == [["a;x", "b"], ["1", "2"]])
+        // Excel's `sep=` hint line names the separator and is not a record (lines still count it).
+        let hinted = try CSVReader().read("sep=;\r\na;b\r\n1;2\r\n")
+        #expect(hinted.map(\.cells) == [["a", "b"], ["1", "2"]])
+        #expect(hinted.map(\.line) == [2, 3])
     }
 
     @Test func blankLinesAreSkippedAndLastLineNeedsNoBreak() throws {
-        let records = try CSVReader().read("a,b\n\n1,2\n\n\n3,4")
+        let records = try CSVReader().read("a,b\n\n1,2\n,\n \t, \n3,4")
         #expect(records.map(\.cells) == [["a", "b"], ["1", "2"], ["3", "4"]])
         #expect(records.map(\.line) == [1, 3, 6])
     }

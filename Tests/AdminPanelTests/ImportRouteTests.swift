@@ -173,6 +173,23 @@ import Testing
         #expect(product.images.count == 1)
     }
 
+    @Test func aPreviewCanBeAppliedFor24HoursWithItsFormToken() async throws {
+        let harness = try await Self.start()
+        let product = try await harness.makeProduct(name: "Green tea", stock: 3)
+        let preview = try await Self.preview(harness, csv: Data("id,stock\n\(product.id),8\n".utf8))
+        let action = try Self.applyAction(preview)
+        harness.clock.advance(24 * 3600 + 1)
+        let token = try await harness.csrfToken(from: "/products/import")
+        let late = try await harness.browser.post(action, form: [("csrf_token", token)])
+        #expect(late.status == 410)
+        #expect(try await harness.api.product(id: product.id).stock == 3)
+        // Without a valid form token nothing is applied either.
+        harness.clock.advance(-2)
+        let forged = try await harness.browser.post(action, form: [("csrf_token", "x")])
+        #expect(forged.status == 403)
+        #expect(try await harness.api.product(id: product.id).stock == 3)
+    }
+
     @Test func aBodyOverTheLimitIs413() async throws {
         var options = PanelHarness.Options()
         options.uploadLimit = 1 << 20

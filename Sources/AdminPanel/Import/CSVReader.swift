@@ -34,20 +34,26 @@ struct CSVReader {
         return best.value > 0 ? best.key : UInt8(ascii: ",")
     }
 
-    /// Every non-blank record. Blank lines (what spreadsheets leave at the end) are skipped.
+    /// Every non-blank record. Blank lines and rows of empty cells are skipped.
     func read(_ text: String) throws(Failure) -> [Record] {
-        let separator = Self.separator(of: text)
+        var separator = Self.separator(of: text)
         let quote = UInt8(ascii: "\""), cr = UInt8(ascii: "\r"), lf = UInt8(ascii: "\n")
         var bytes = Array(text.utf8)
         bytes.append(lf)  // every record ends with a line break
+        var line = 1
+        var index = 0
+        // Excel's own hint line `sep=;` names the separator; it is no record.
+        if bytes.count >= 6, bytes[0...3] == [0x73, 0x65, 0x70, 0x3D], bytes[5] == cr || bytes[5] == lf {
+            separator = bytes[4]
+            index = bytes[5] == cr && bytes.count > 6 && bytes[6] == lf ? 7 : 6
+            line = 2
+        }
         var records: [Record] = []
         var cells: [String] = []
         var cell: [UInt8] = []
-        var line = 1
-        var recordLine = 1
+        var recordLine = line
         var quoted = false
         var quoteLine = 1
-        var index = 0
         let count = bytes.count
 
         func endCell() throws(Failure) {
@@ -82,7 +88,8 @@ struct CSVReader {
             case cr, lf:
                 if byte == cr, index + 1 < count, bytes[index + 1] == lf { index += 1 }
                 try endCell()
-                let blank = cells.count == 1 && cells[0].allSatisfy { $0 == " " }
+                // Spreadsheets leave rows of empty cells (`,,,,`) below the data: not records.
+                let blank = cells.allSatisfy { $0.allSatisfy { $0 == " " || $0 == "\t" } }
                 if !blank {
                     records.append(Record(line: recordLine, cells: cells))
                     if records.count > maxRecords { throw .tooManyRecords(max: maxRecords - 1) }
