@@ -146,3 +146,12 @@ import Testing
         #expect(try await store.batch("b0") != nil)
     }
 }
+
+@Suite struct ImportReasonTests {
+    @Test func storedReasonsAreShownInTheReadersLanguage() throws {
+        let stored = ImportReason.encode("import_reason_photo_unreadable", ["file": "a=b\u{1F}.jpg"])
+        let english = Localizer(catalog: try StringCatalogs(directory: PanelHarness.repository.appendingPathComponent("Templates/strings"))[.en])
+        #expect(ImportReason.text(stored, english) == "“a=b.jpg” could not be read as an image.")
+        #expect(ImportReason.text("plain old text", english) == "plain old text")
+    }
+}

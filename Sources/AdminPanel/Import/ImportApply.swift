@@ -62,7 +62,7 @@ extension PanelApp {
                     result.changes = row.changes.map { .init(field: $0.field, old: $0.old, new: $0.new) }
                     try await store.finish(batch.id, line: row.line, state: .done, productID: id, reason: "")
                 case .failure(let error):
-                    result.reason = error.description
+                    result.reason = ImportReason.encode("import_reason_api", ["reason": error.description])
                     try await store.finish(batch.id, line: row.line, state: .failed, productID: id, reason: result.reason)
                 }
             } else if let draft = row.create {
@@ -107,7 +107,7 @@ extension PanelApp {
             do {
                 uploads.append(try await importImage(image, batch: batch))
             } catch let failure as ImportImageFailure {
-                result.reason = failure.message
+                result.reason = failure.reason
                 try await store.finish(batch.id, line: row.line, state: .failed, productID: nil, reason: result.reason)
                 return result
             }
@@ -128,7 +128,7 @@ extension PanelApp {
             result.changes = row.changes.map { .init(field: $0.field, old: "", new: $0.new) }
             try await store.finish(batch.id, line: row.line, state: .done, productID: created.id, reason: "")
         case .failure(let error):
-            result.reason = error.description
+            result.reason = ImportReason.encode("import_reason_api", ["reason": error.description])
             switch error {
             case .timeout, .unreachable, .server, .undecodable:
                 // The API may have created it: stays `sending`, looked for before the next try.
@@ -151,7 +151,13 @@ extension PanelApp {
         }.min { $0.id < $1.id }
     }
 
-    struct ImportImageFailure: Error { var message: String }
+    /// A photo that cannot be sent: a catalog key and its values, and the English text.
+    struct ImportImageFailure: Error {
+        var key: String
+        var arguments: [String: String]
+        var message: String
+        var reason: String { ImportReason.encode(key, arguments) }
+    }
 
     /// An uploaded photo from the import's folder, or a URL fetched now (and shrunk to fit).
     private func importImage(_ reference: String, batch: ImportStore.Batch) async throws -> ImageUpload {
@@ -161,13 +167,15 @@ extension PanelApp {
                 fetched = try await ImageFetcher(trustedOrigins: [configuration.api.baseURL] + configuration.mediaOrigins,
                                                  maxBytes: configuration.uploadLimit).fetch(url)
             } catch let failure as ImageFetcher.Failure {
-                throw ImportImageFailure(message: "‘\(reference)’: \(failure.message)")
+                throw ImportImageFailure(key: "import_reason_photo_fetch", arguments: ["file": reference, "reason": failure.message],
+                                         message: "‘\(reference)’: \(failure.message)")
             }
             let fitted = try await shrinkForUpload(fetched.data, filename: fetched.filename)
             return ImageUpload(filename: fitted.filename, data: fitted.data)
         }
         guard let stored = batch.plan.files[reference], let data = imports.read(stored, of: batch.id) else {
-            throw ImportImageFailure(message: "The photo ‘\(reference)’ kept with this import is gone; import the file again.")
+            throw ImportImageFailure(key: "import_reason_photo_gone", arguments: ["file": reference],
+                                     message: "The photo ‘\(reference)’ kept with this import is gone; import the file again.")
         }
         return ImageUpload(filename: reference, data: data)
     }
@@ -184,12 +192,17 @@ extension PanelApp {
         switch outcome {
         case .success(let fitted):
             let issues = ProductRules.fileIssues(filename: fitted.filename, data: fitted.data)
-            if let first = issues.first { throw ImportImageFailure(message: first.message) }
+            if let first = issues.first {
+                throw ImportImageFailure(key: "issue_" + (first.code ?? "image_type"), arguments: first.arguments, message: first.message)
+            }
             return fitted
         case .failure(.unsupported):
-            throw ImportImageFailure(message: "‘\(filename)’ is over \(ProductRules.maxImageBytes / 1024) KB and only JPEG and PNG photos can be made smaller.")
+            throw ImportImageFailure(key: "import_reason_photo_unsupported",
+                                     arguments: ["file": filename, "max": String(ProductRules.maxImageBytes / 1024)],
+                                     message: "‘\(filename)’ is over \(ProductRules.maxImageBytes / 1024) KB and only JPEG and PNG photos can be made smaller.")
         case .failure:
-            throw ImportImageFailure(message: "‘\(filename)’ could not be read as an image.")
+            throw ImportImageFailure(key: "import_reason_photo_unreadable", arguments: ["file": filename],
+                                     message: "‘\(filename)’ could not be read as an image.")
         }
     }
 }

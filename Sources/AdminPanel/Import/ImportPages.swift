@@ -92,8 +92,8 @@ extension PanelApp {
                 usable[name] = fitted.data
                 uploads[name] = .some(nil)
             } catch let failure as ImportImageFailure {
-                uploads[name] = ImportIssue(line: 0, column: "images", key: "import_rule_image_unusable",
-                                            arguments: ["file": name, "reason": failure.message], message: failure.message)
+                uploads[name] = ImportIssue(line: 0, column: "images", key: failure.key, arguments: failure.arguments,
+                                            message: failure.message)
             }
         }
 

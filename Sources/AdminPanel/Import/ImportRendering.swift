@@ -61,8 +61,8 @@ extension PanelApp {
             switch state?.state {
             case .done?: reason = l(row.create != nil ? "import_result_created" : "import_result_updated")
             case .pending?, nil: reason = l("import_result_not_tried")
-            case .sending?: reason = l("import_result_unknown", ["reason": state?.reason ?? ""])
-            case .failed?: reason = state?.reason ?? ""
+            case .sending?: reason = l("import_result_unknown", ["reason": ImportReason.text(state?.reason ?? "", l)])
+            case .failed?: reason = ImportReason.text(state?.reason ?? "", l)
             }
             return .object([
                 "line": .int(row.line),
