@@ -114,6 +114,10 @@ extension PanelApp {
                                      status: plan.hasErrors ? 422 : 200)
     }
 
+    /// Ids the fresh catalog copy does not know are asked of the API, up to this many per file
+    /// (a file of a thousand made-up ids must not become a thousand API calls).
+    static let maxUnknownIDReads = 100
+
     /// The products the rows name, by id: the catalog copy's fields, the API's for ids the copy
     /// lacks, and the description (read from the API) where a row gives one to compare.
     private func importProducts(for rows: [CSVReader.Record], header: CSVReader.Record) async -> [Int: ImportPlanner.Existing] {
@@ -122,15 +126,20 @@ extension PanelApp {
         let snapshot = catalog.copy.snapshot()
         var found: [Int: ImportPlanner.Existing] = [:]
         var toRead: [Int] = []
+        var unknownReads = 0
+        var seen: Set<Int> = []
         for row in rows {
-            guard let id = columns.value(.id, in: row.cells).flatMap({ Int($0) }), id > 0, found[id] == nil else { continue }
+            guard let id = columns.value(.id, in: row.cells).flatMap({ Int($0) }), id > 0, seen.insert(id).inserted else { continue }
             if let product = snapshot.product(id: id) {
                 found[id] = ImportPlanner.Existing(id: id, vendorID: product.vendorID, name: product.name, description: nil,
                                                    currency: product.currency, price: product.price,
                                                    discountedPrice: product.discountedPrice, stock: product.stock)
             }
             let wantsDescription = !(columns.value(.description, in: row.cells) ?? "").isEmpty
-            if found[id] == nil || wantsDescription { toRead.append(id) }
+            if wantsDescription || found[id] == nil && unknownReads < Self.maxUnknownIDReads {
+                if found[id] == nil { unknownReads += 1 }
+                toRead.append(id)
+            }
         }
         // Read at most 4 at a time, like every batch of API calls the panel makes.
         let client = client
