@@ -190,6 +190,20 @@ import Testing
         #expect(try await harness.api.product(id: product.id).stock == 3)
     }
 
+    @Test func aPhotoURLOnTheAPIsOwnOriginIsFetched() async throws {
+        let harness = try await Self.start()
+        let source = try await harness.makeProduct(name: "Photo source")
+        let url = try #require(source.images.first?.url)
+        #expect(url.hasPrefix("http://127.0.0.1:"))  // loopback, allowed only as the API's own origin
+        let csv = "name,description,price,images\nCopied photo,A description long enough,1000,\(url)\n"
+        let preview = try await Self.preview(harness, csv: Data(csv.utf8))
+        #expect(preview.text.contains("data-import-row=\"2\" data-outcome=\"create\""))
+        let result = try await Self.apply(harness, preview)
+        #expect(result.text.contains("data-import-result=\"2\" data-outcome=\"done\""))
+        let list = try await harness.api.listProducts(page: 1, itemsPerPage: 10)
+        #expect(list.pages.contains { $0.name == "Copied photo" })
+    }
+
     @Test func aBodyOverTheLimitIs413() async throws {
         var options = PanelHarness.Options()
         options.uploadLimit = 1 << 20
