@@ -173,7 +173,10 @@ extension PanelApp {
             let fitted = try await shrinkForUpload(fetched.data, filename: fetched.filename)
             return ImageUpload(filename: fitted.filename, data: fitted.data)
         }
-        guard let stored = batch.plan.files[reference], let data = imports.read(stored, of: batch.id) else {
+        let imports = imports
+        let stored = batch.plan.files[reference]
+        let data = await imports.shrinking.run { stored.flatMap { imports.read($0, of: batch.id) } }
+        guard let data else {
             throw ImportImageFailure(key: "import_reason_photo_gone", arguments: ["file": reference],
                                      message: "The photo ‘\(reference)’ kept with this import is gone; import the file again.")
         }
