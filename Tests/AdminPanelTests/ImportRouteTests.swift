@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import OpenMarketCore
 import SQLiteStore
+import TestSupport
 import Testing
 @testable import AdminPanel
 
