@@ -20,6 +20,9 @@ let package = Package(
 
         // libsodium: Argon2id password hashes, SHA-256 and HMAC for the panel's sign-in.
         .systemLibrary(name: "CSodium", path: "Sources/CSodium"),
+        // libjpeg-turbo and libpng: the panel shrinks photos over the API's 300 KB itself.
+        .systemLibrary(name: "CJPEG", path: "Sources/CJPEG"),
+        .systemLibrary(name: "CPNG", path: "Sources/CPNG"),
 
         .target(name: "OpenMarketCore"),
         // The one home of SQLite access (connections, serial queues, WAL files) for sandbox and panel.
@@ -33,7 +36,7 @@ let package = Package(
         .target(name: "HTTPClient", dependencies: ["NetworkIO", "TLS"]),
         .target(name: "HTMLTemplates"),
         .target(name: "OpenMarketSandbox", dependencies: ["HTTPServer", "NetworkIO", "OpenMarketCore", "SQLiteStore"]),
-        .target(name: "AdminPanel", dependencies: ["HTTPServer", "HTTPClient", "NetworkIO", "HTMLTemplates", "OpenMarketCore", "SQLiteStore", "CSodium", "TLS"]),
+        .target(name: "AdminPanel", dependencies: ["HTTPServer", "HTTPClient", "NetworkIO", "HTMLTemplates", "OpenMarketCore", "SQLiteStore", "CSodium", "TLS", "CJPEG", "CPNG"]),
 
         .executableTarget(name: "openmarket-admin", dependencies: ["AdminPanel", "HTTPServer", "NetworkIO", "OpenMarketSandbox", "TLS"]),
         .executableTarget(name: "openmarket-sandbox", dependencies: ["HTTPServer", "OpenMarketSandbox"]),

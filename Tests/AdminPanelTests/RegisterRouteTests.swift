@@ -143,11 +143,12 @@ import OpenMarketCore
         let svg = Data("<svg xmlns=\"http://www.w3.org/2000/svg\"/>".utf8)
         let response = try await harness.browser.postMultipart("/products", fields: Self.fields(token), files: [
             .init(filename: "evil.png", type: "image/png", data: svg),
-            .init(filename: "big.png", type: "image/png", data: TestImages.largePNG(size: 400 * 1024)),
+            // JPEG and PNG over the limit are shrunk by the panel (ImportRouteTests); other formats are refused by name.
+            .init(filename: "big.gif", type: "image/gif", data: Data("GIF89a".utf8) + Data([1, 0, 1, 0]) + Data(count: 400 * 1024 - 10)),
         ])
         #expect(response.status == 422)
         #expect(response.text.contains("“evil.png” is not a JPEG, PNG, GIF or WebP image."))
-        #expect(response.text.contains("“big.png” is 400 KB"))
+        #expect(response.text.contains("“big.gif” is 400 KB"))
         #expect(!response.text.contains("data-staged-images"))
     }
 

@@ -56,6 +56,7 @@ public final class AdminPanel: Sendable {
         let staging = app.staging
         let activity = app.activity, days = app.configuration.activityDays, sessions = app.sessions
         let app = app
+        let imports = app.imports, now = app.configuration.now
         Task { await activity.purge(olderThanDays: days) }
         Task { await app.sweepTrash() }
         Task {
@@ -64,6 +65,7 @@ public final class AdminPanel: Sendable {
                 await activity.purge(olderThanDays: days)
                 await sessions.purgeExpired()
                 await app.sweepTrash()
+                await imports.purge(now: now())
             }
         }
         return port

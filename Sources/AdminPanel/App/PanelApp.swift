@@ -42,6 +42,8 @@ final class PanelApp: Sendable {
     let bulkGauge = ConcurrencyGauge()
     let database: PanelDatabase
     let activity: ActivityLog
+    /// Spreadsheet imports: previews, their photos and each row's outcome.
+    let imports: ImportService
     let hostAllowList: HostAllowList
     /// Safety nets (issue 24): deleted products kept before the API deletes them, drafts, and
     /// the folder under DATA holding their files; restores and reverts of one item run one at a time.
@@ -92,6 +94,9 @@ final class PanelApp: Sendable {
         database = try PanelDatabase(directory: configuration.dataDirectory ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("openmarket-admin-data-\(SecureToken.make(byteCount: 12))", isDirectory: true))
         activity = ActivityLog(database: database, now: configuration.now)
+        do { imports = try ImportService(database: database) } catch {
+            throw PanelStartupError("the imports in \(database.database.path) cannot be opened: \(error)")
+        }
         do {
             sessions = try SessionStore(database: database, now: configuration.now)
             people = try PeopleStore(database: database, now: configuration.now)

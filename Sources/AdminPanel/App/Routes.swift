@@ -19,6 +19,7 @@ extension PanelApp {
         router.get("/products/export.csv", pageHandler { app, request in try await app.exportCatalog(request) })
         router.get("/products/newest.json") { [self] request in try await newestProduct(request) }
         router.post("/products/bulk", bodyLimit: 64 * 1024, pageHandler { app, request in try await app.bulkAction(request) })
+        registerImportRoutes(into: &router)
         router.get("/products/{id}/duplicate", pageHandler { app, request in try await app.duplicateForm(request) })
         router.get("/products/new", pageHandler { app, request in try await app.registerForm(request) })
         router.get("/products/{id}", pageHandler { app, request in try await app.detailPage(request) })

@@ -20,9 +20,14 @@ extension PanelApp {
         var refused: [String] = []
         for (index, image) in product.images.enumerated() {
             let number = String(index + 1)
-            let filename = Self.safeFilename(URL(string: image.url)?.lastPathComponent ?? "image-\(number)")
+            var filename = Self.safeFilename(URL(string: image.url)?.lastPathComponent ?? "image-\(number)")
             switch await fetchImage(image.url) {
-            case .success(let data, let format):
+            case .success(var data, var format):
+                // A JPEG or PNG over the limit is made to fit, as on register without JS.
+                if data.count > ProductRules.maxImageBytes, let fitted = try? await shrinkForUpload(data, filename: filename),
+                   let fittedFormat = ImageFormat.detect(fitted.data) {
+                    (data, filename, format) = (fitted.data, fitted.filename, fittedFormat)
+                }
                 if data.count > ProductRules.maxImageBytes {
                     refused.append(l("duplicate_refused_size", ["number": number, "name": filename,
                                                                  "max": String(ProductRules.maxImageBytes / 1024)]))

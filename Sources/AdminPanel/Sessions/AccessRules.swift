@@ -67,6 +67,7 @@ extension PanelApp {
         if path == "/people" || path.hasPrefix("/people/") { return .owner }
         if path == "/logout" || path == "/account" || path.hasPrefix("/account/") { return .viewer }
         if method != "GET" && method != "HEAD" { return .editor }
+        if path == "/products/import" || path.hasPrefix("/products/import/") { return .editor }
         let last = path.split(separator: "/").last.map(String.init) ?? ""
         if path.hasPrefix("/products/"), ["new", "edit", "delete", "duplicate"].contains(last) { return .editor }
         return .viewer

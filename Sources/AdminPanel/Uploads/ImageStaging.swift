@@ -11,8 +11,13 @@ extension PanelApp {
         var issues: [FieldIssue] = []
         var incoming: [(filename: String, data: Data, format: ImageFormat)] = []
         for file in form.files(named: "images") {
-            let data = try await staging.read(file)
-            let name = Self.safeFilename(file.filename)
+            var data = try await staging.read(file)
+            var name = Self.safeFilename(file.filename)
+            // Without JS nothing shrank the photo in the browser: a JPEG or PNG over the API's
+            // limit is made to fit here (other formats are refused by name below).
+            if data.count > ProductRules.maxImageBytes, let fitted = try? await shrinkForUpload(data, filename: name) {
+                (data, name) = (fitted.data, fitted.filename)
+            }
             let fileIssues = ProductRules.fileIssues(filename: name, data: data)
             guard fileIssues.isEmpty, let format = ImageFormat.detect(data) else {
                 issues += fileIssues

@@ -1,0 +1,237 @@
+import Foundation
+import HTMLTemplates
+import HTTPServer
+import OpenMarketCore
+
+extension PanelApp {
+    func registerImportRoutes(into router: inout Router) {
+        router.get("/products/import", pageHandler { app, request in try await app.importForm(request) })
+        // The CSV's 5 MiB plus the photos within the register form's upload limit; a body over it
+        // is refused (413) before it is read.
+        router.post("/products/import", bodyLimit: ImportService.maxFileBytes + configuration.uploadLimit,
+                    pageHandler { app, request in try await app.importPreview(request) })
+        router.get("/products/import/{import}", pageHandler { app, request in try await app.importPage(request) })
+        router.get("/products/import/{import}/status.json") { [self] request in await importStatus(request) }
+        router.post("/products/import/{import}/apply", bodyLimit: 16 * 1024,
+                    pageHandler { app, request in try await app.importApply(request) })
+    }
+
+    /// `GET /products/import`
+    func importForm(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let visit = await visit(request, create: true)
+        return try importFormPage(visit: visit, alert: nil, status: 200)
+    }
+
+    func importFormPage(visit: Visit, alert: String?, status: Int) throws -> HTTPResponse {
+        let l = visit.localizer
+        let context: [String: TemplateValue] = [
+            "csrf_token": .string(visit.session?.csrfToken ?? ""),
+            "alert": alert.map { .object(["message": .string($0)]) } ?? .null,
+            "limits": .string(l("import_limits", ["size": "5", "rows": l.number(ImportService.maxRows)])),
+        ]
+        return try page("import", title: l("import_title"), context: context, visit: visit, section: .products, status: status)
+    }
+
+    /// `POST /products/import` (multipart `file`, `images`…, `csrf_token`): the preview. Nothing
+    /// is sent to the API; products named by id are read (from the catalog copy, or the API for
+    /// ids the copy does not know and for descriptions, which the copy does not keep).
+    func importPreview(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let form = try await request.multipartForm(limits: MultipartLimits(
+            maxParts: 260, maxHeaderBytesPerPart: 8 * 1024, maxFieldBytes: 8 * 1024,
+            maxFileBytes: max(ImportService.maxFileBytes, configuration.uploadLimit), spoolThreshold: 512 * 1024),
+            spoolDirectory: spoolDirectory)
+        let session = try await requireCSRF(request, formToken: form.fields["csrf_token"])
+        let visit = visit(request, session: session)
+        let l = visit.localizer
+        guard session.role.canWrite else { throw PageFailure.forbidden("failure_viewer_read_only") }
+
+        // v1 products each have their own password, asked on every change: no batch can hold them.
+        guard configuration.api.dialect != .v1 else {
+            return try importFormPage(visit: visit, alert: l("import_error_v1"), status: 422)
+        }
+        guard let file = form.files(named: "file").first, file.size > 0 else {
+            return try importFormPage(visit: visit, alert: l("import_error_no_file"), status: 422)
+        }
+        guard file.size <= ImportService.maxFileBytes else {
+            return try importFormPage(visit: visit, alert: l("import_error_too_large", ["size": "5"]), status: 413)
+        }
+        let fileName = Self.safeFilename(file.filename)
+        let data = try await staging.read(file)
+        let records: [CSVReader.Record]
+        do {
+            // CPU work (up to 5 MiB): on the import's own thread, never on a loop serving requests.
+            records = try await imports.shrinking.run {
+                let text = try CSVTextDecoder.decode(data).text
+                return try CSVReader(maxColumns: 100, maxRecords: ImportService.maxRows + 1).read(text)
+            }
+        } catch let failure as CSVTextDecoder.Failure {
+            let key = switch failure {
+            case .binary: "import_error_binary"
+            case .unknownEncoding: "import_error_encoding"
+            case .empty: "import_error_empty"
+            }
+            return try importFormPage(visit: visit, alert: l(key, ["file": fileName]), status: 422)
+        } catch let failure as CSVReader.Failure {
+            let message = switch failure {
+            case .tooManyColumns(let line, let max): l("import_error_columns", ["line": l.number(line), "max": l.number(max)])
+            case .tooManyRecords(let max): l("import_error_rows", ["max": l.number(max)])
+            case .unterminatedQuote(let line): l("import_error_quote", ["line": l.number(line)])
+            }
+            return try importFormPage(visit: visit, alert: message, status: 422)
+        }
+        guard let header = records.first, records.count > 1 else {
+            return try importFormPage(visit: visit, alert: l("import_error_no_rows"), status: 422)
+        }
+        let rows = Array(records.dropFirst())
+
+        // The photos: each checked by its bytes and pixels, and shrunk when over the API's limit.
+        var uploads: [String: ImportIssue?] = [:]
+        var usable: [String: Data] = [:]
+        for image in form.files(named: "images") where image.size > 0 {
+            let name = Self.safeFilename(image.filename)
+            let bytes = try await staging.read(image)
+            do {
+                let fitted = try await shrinkForUpload(bytes, filename: name)
+                usable[name] = fitted.data
+                uploads[name] = .some(nil)
+            } catch let failure as ImportImageFailure {
+                uploads[name] = ImportIssue(line: 0, column: "images", key: failure.key, arguments: failure.arguments,
+                                            message: failure.message)
+            }
+        }
+
+        let existing = await importProducts(for: rows, header: header)
+        let planner = ImportPlanner(ownVendorID: configuration.api.dialect == .v1 ? nil : await vendor.id,
+                                    products: existing, uploads: uploads)
+        var plan = await imports.shrinking.run { planner.plan(header: header.cells, records: rows) }
+        var importID: String?
+        if !plan.hasErrors, !plan.applicable.isEmpty {
+            let id = SecureToken.make()
+            let needed = Set(plan.applicable.compactMap(\.create).flatMap(\.images))
+            let kept = usable.filter { needed.contains($0.key) }.map { (name: $0.key, data: $0.value) }
+            let imports = imports
+            plan.files = try await imports.shrinking.run { try imports.keep(kept, for: id) }
+            try await imports.store.create(id: id, person: session.person, fileName: fileName, plan: plan, at: configuration.now())
+            await imports.trim(person: session.person)
+            importID = id
+        }
+        return try importPreviewPage(plan, importID: importID, fileName: fileName, visit: visit,
+                                     status: plan.hasErrors ? 422 : 200)
+    }
+
+    /// Ids the fresh catalog copy does not know are asked of the API, up to this many per file
+    /// (a file of a thousand made-up ids must not become a thousand API calls).
+    static let maxUnknownIDReads = 100
+
+    /// The products the rows name, by id: the catalog copy's fields, the API's for ids the copy
+    /// lacks, and the description (read from the API) where a row gives one to compare.
+    private func importProducts(for rows: [CSVReader.Record], header: CSVReader.Record) async -> [Int: ImportPlanner.Existing] {
+        guard let columns = try? ImportColumns(header: header.cells), columns.has(.id) else { return [:] }
+        await catalog.ensureFresh(maxAge: configuration.catalogMaxAge)
+        let snapshot = catalog.copy.snapshot()
+        var found: [Int: ImportPlanner.Existing] = [:]
+        var toRead: [Int] = []
+        var unknownReads = 0
+        var seen: Set<Int> = []
+        for row in rows {
+            guard let id = columns.value(.id, in: row.cells).flatMap({ Int($0) }), id > 0, seen.insert(id).inserted else { continue }
+            if let product = snapshot.product(id: id) {
+                found[id] = ImportPlanner.Existing(id: id, vendorID: product.vendorID, name: product.name, description: nil,
+                                                   currency: product.currency, price: product.price,
+                                                   discountedPrice: product.discountedPrice, stock: product.stock)
+            }
+            let wantsDescription = !(columns.value(.description, in: row.cells) ?? "").isEmpty
+            if wantsDescription || found[id] == nil && unknownReads < Self.maxUnknownIDReads {
+                if found[id] == nil { unknownReads += 1 }
+                toRead.append(id)
+            }
+        }
+        // Read at most 4 at a time, like every batch of API calls the panel makes.
+        let client = client
+        await withTaskGroup(of: (Int, ProductDetail?).self) { group in
+            var next = 0
+            func startNext() {
+                guard next < toRead.count else { return }
+                let id = toRead[next]
+                next += 1
+                group.addTask {
+                    do throws(OpenMarketError) { return (id, try await client.product(id: id)) } catch { return (id, nil) }
+                }
+            }
+            for _ in 0..<min(ImportService.concurrency, toRead.count) { startNext() }
+            while let (id, detail) = await group.next() {
+                if let detail {
+                    found[id] = ImportPlanner.Existing(id: id, vendorID: detail.vendorID, name: detail.name,
+                                                       description: detail.description, currency: detail.currency,
+                                                       price: detail.price, discountedPrice: detail.discountedPrice,
+                                                       stock: detail.stock)
+                }
+                startNext()
+            }
+        }
+        return found
+    }
+
+    /// `GET /products/import/{import}`: the preview again, or after an apply each row's outcome.
+    func importPage(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let visit = await visit(request, create: true)
+        let batch = try await ownedImport(request, visit: visit)
+        let applied = batch.rows.values.contains { $0.state != .pending }
+        if applied { return try importResultPage(batch, visit: visit) }
+        return try importPreviewPage(batch.plan, importID: importOpen(batch) ? batch.id : nil, fileName: batch.fileName,
+                                     visit: visit, status: 200)
+    }
+
+    /// `POST /products/import/{import}/apply`: sends every row not done yet, then 303 to the results.
+    func importApply(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let form = try await request.urlencodedForm(limits: FormLimits(maxFields: 8, maxFieldBytes: 1024))
+        let session = try await requireCSRF(request, formToken: form["csrf_token"])
+        let visit = visit(request, session: session)
+        let l = visit.localizer
+        guard session.role.canWrite else { throw PageFailure.forbidden("failure_viewer_read_only") }
+        let batch = try await ownedImport(request, visit: visit)
+        guard importOpen(batch) else {
+            throw PageFailure(status: 410, heading: "import_expired_heading", message: "import_expired_message")
+        }
+        guard imports.begin(batch.id) else {
+            return await redirect(to: "/products/import/\(batch.id)", flash: l("import_flash_running"), session: session)
+        }
+        defer { imports.end(batch.id) }
+        // Read again inside the claim: another apply may have finished rows meanwhile.
+        guard let current = try await imports.store.batch(batch.id) else { throw PageFailure.notFound() }
+        await applyImport(current, session: session, request: request)
+        guard let after = try await imports.store.batch(batch.id) else { throw PageFailure.notFound() }
+        let done = after.rows.values.filter { $0.state == .done }.count
+        let failed = after.rows.count - done
+        let flash = failed == 0 ? l("import_flash_done", ["done": l.number(done)])
+            : l("import_flash_some_failed", ["done": l.number(done), "failed": l.number(failed)])
+        return await redirect(to: "/products/import/\(batch.id)", flash: flash, session: session)
+    }
+
+    /// `GET /products/import/{import}/status.json`: rows done and to do (the progress bar).
+    func importStatus(_ request: HTTPRequest) async -> HTTPResponse {
+        let identity = await identify(request)
+        guard let id = request.pathParameters["import"], id.count <= 64,
+              let batch = try? await imports.store.batch(id), Secrets.equal(batch.person, identity.person) else {
+            return .text("{}", status: 404)
+        }
+        let finished = batch.rows.values.filter { $0.state == .done || $0.state == .failed }.count
+        var response = HTTPResponse.text("{\"finished\":\(finished),\"total\":\(batch.rows.count)}")
+        response.headers["Content-Type"] = "application/json"
+        response.headers["Cache-Control"] = "no-store"
+        return response
+    }
+
+    private func ownedImport(_ request: HTTPRequest, visit: Visit) async throws -> ImportStore.Batch {
+        guard let id = request.pathParameters["import"], id.count <= 64,
+              let batch = try await imports.store.batch(id), Secrets.equal(batch.person, visit.session?.person ?? "") else {
+            throw PageFailure.notFound()
+        }
+        return batch
+    }
+
+    func importOpen(_ batch: ImportStore.Batch) -> Bool {
+        configuration.now().timeIntervalSince(batch.createdAt) < ImportService.lifetime
+            && batch.rows.values.contains { $0.state != .done }
+    }
+}
