@@ -46,6 +46,8 @@ public final class AdminPanel: Sendable {
         let staging = app.staging
         let activity = app.activity, days = app.configuration.activityDays, sessions = app.sessions
         Task { await activity.purge(olderThanDays: days) }
+        // Scheduled discounts: v2 only (v1 would need stored product passwords).
+        if app.salesAvailable { Task { [scheduler = app.saleScheduler] in await scheduler.start() } }
         Task {
             await sweeper.run(every: .seconds(300)) {
                 await staging.purgeExpired()
@@ -70,6 +72,7 @@ public final class AdminPanel: Sendable {
     /// Stops accepting, lets requests in flight finish, removes staged uploads.
     public func shutdown() async {
         await sweeper.stop()
+        await app.saleScheduler.stop()
         await app.catalog.stop()
         await server.shutdown()
         await app.staging.removeAll()

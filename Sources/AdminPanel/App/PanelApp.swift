@@ -42,6 +42,9 @@ final class PanelApp: Sendable {
     let bulkGauge = ConcurrencyGauge()
     let database: PanelDatabase
     let activity: ActivityLog
+    /// Scheduled discounts and what starts and ends them (Sales/).
+    let sales: SaleStore
+    let saleScheduler: SaleScheduler
     let hostAllowList: HostAllowList
     /// The port the panel listens on (known after binding; port 0 picks one).
     let listeningPort = ListeningPort()
@@ -112,6 +115,16 @@ final class PanelApp: Sendable {
         catalog = CatalogSync(client: client, copy: copy, database: catalogDatabase,
                               interval: configuration.catalogSyncInterval, now: configuration.now)
         newestCheck = NewestProductCheck(client: client, maxAge: 5)
+        do {
+            sales = try SaleStore(database: database)
+        } catch {
+            throw PanelStartupError("the scheduled discounts in \(database.database.path) cannot be opened: \(error)")
+        }
+        saleScheduler = SaleScheduler(store: sales, api: client, now: configuration.now,
+                                      productChanged: { [catalog, catalogDatabase, now = configuration.now] product in
+                                          let changes = catalog.copy.record(CatalogProduct(product, seenAt: now()))
+                                          try? await catalogDatabase.persist(changes, syncedAt: nil)
+                                      })
         do {
             staticFiles = try StaticFiles(root: configuration.publicDirectory, cacheControl: "public, max-age=300")
         } catch {

@@ -53,6 +53,7 @@ extension PanelApp {
         router.post("/account/sessions/{handle}/revoke", bodyLimit: 16 * 1024,
                     pageHandler { app, request in try await app.revokeSession(request) })
         router.get("/activity", pageHandler { app, request in try await app.activityPage(request) })
+        registerSalesRoutes(into: &router)
         router.notFoundHandler = { [self] request in
             await errorPage(.notFound(), request: request)
         }

@@ -122,6 +122,7 @@ extension PanelApp {
         } else {
             context["bulk"] = .null
         }
+        await addSaleMarks(to: &context, l)
 
         // New products since this browser last saw the newest ones: a notice (without JS, this
         // is how it appears; with JS the page also polls /products/newest.json).

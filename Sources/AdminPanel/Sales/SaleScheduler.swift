@@ -25,6 +25,8 @@ actor SaleScheduler {
     let bootTime: Date
 
     private var inFlight: Set<Int> = []
+    /// Cancels waiting for a step of their sale under way to finish.
+    private var waiters: [Int: [CheckedContinuation<Void, Never>]] = [:]
     private var loop: Task<Void, Never>?
     private var napTask: Task<Void, Never>?
     private var wakeRequested = false
@@ -119,6 +121,33 @@ actor SaleScheduler {
         return try? await store.nextDue()
     }
 
+    // MARK: cancelling
+
+    enum CancelOutcome: Sendable, Equatable { case cancelled, pending, alreadyOver, notFound }
+
+    /// Cancels a sale at once: an upcoming one without a word to the API, a running one by putting
+    /// the earlier discount back (if the product still has the sale's). A step of the sale under way
+    /// finishes first. `pending` when the API could not be reached: the cancel is retried.
+    func cancel(_ id: Int, person: String, address: String) async -> CancelOutcome {
+        guard let sale = try? await store.sale(id) else { return .notFound }
+        guard !sale.state.isFinal, (try? await store.requestCancel(id, person: person, address: address)) == true else {
+            return .alreadyOver
+        }
+        // A recorded start is finished before it is cancelled (the product may have the discount).
+        for _ in 0..<3 {
+            while inFlight.contains(id) {
+                await withCheckedContinuation { waiters[id, default: []].append($0) }
+            }
+            guard await advance(id), let now = try? await store.sale(id), !now.state.isFinal else { break }
+        }
+        guard let after = try? await store.sale(id) else { return .notFound }
+        switch after.state {
+        case .cancelled: return .cancelled
+        case .ended, .failed: return .alreadyOver
+        case .scheduled, .running: wake(); return .pending
+        }
+    }
+
     // MARK: one sale
 
     /// What a sale needs now, decided from its stored state and the wall clock.
@@ -158,7 +187,10 @@ actor SaleScheduler {
     @discardableResult
     func advance(_ id: Int) async -> Bool {
         guard inFlight.insert(id).inserted else { return false }
-        defer { inFlight.remove(id) }
+        defer {
+            inFlight.remove(id)
+            for waiter in waiters.removeValue(forKey: id) ?? [] { waiter.resume() }
+        }
         do {
             guard let sale = try await store.sale(id) else { return false }
             let time = now()
