@@ -28,7 +28,7 @@ extension PanelApp {
         let values = SaleForm { form[$0] }
         // What is wrong whatever the product: the period, or a discount that is no amount at all.
         let now = configuration.now()
-        let general = values.check(price: .greatestFiniteMagnitude, currency: .USD, zone: configuration.timeZone, now: now)
+        let general = values.check(price: 1e15, currency: .USD, zone: configuration.timeZone, now: now)
         if case .refused(let issues) = general, !issues.isEmpty {
             throw PageFailure(status: 422, heading: "sales_bulk_refused_heading", message: "sales_bulk_refused_reason",
                               arguments: ["reasons": issues.map { text.issue($0, currency: .KRW) }.joined(separator: " ")])
