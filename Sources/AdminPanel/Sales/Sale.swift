@@ -14,11 +14,17 @@ struct Sale: Sendable, Equatable {
         case scheduled, running, ended, cancelled, failed
 
         var isFinal: Bool { self == .ended || self == .cancelled || self == .failed }
+
+        /// `sales_state_scheduled`…
+        var labelKey: String { "sales_state_" + rawValue }
     }
 
     /// A transition that calls the API.
     enum Step: String, Sendable {
         case start, end, cancel
+
+        /// `sales_step_start`…
+        var labelKey: String { "sales_step_" + rawValue }
     }
 
     /// What ending (or cancelling) a running sale decided, recorded before it acts: put the

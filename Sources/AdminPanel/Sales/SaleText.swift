@@ -59,6 +59,8 @@ struct SaleText: Sendable {
         }
     }
 
+    static func issueKey(_ code: String) -> String { "issue_" + code }
+
     func note(_ note: SaleNote, currency: Currency) -> String {
         var arguments = note.arguments
         for key in ["discount", "price"] {
@@ -68,11 +70,11 @@ struct SaleText: Sendable {
         return l(note.key, arguments)
     }
 
-    /// A core rule's issue in the reader's language (`sales_issue_<code>`).
+    /// A core rule's issue in the reader's language (`issue_<code>`, the codes all `sale_…`).
     func issue(_ issue: FieldIssue, currency: Currency, extra: [String: String] = [:]) -> String {
         guard let code = issue.code else { return issue.message }
         var arguments = issue.arguments.merging(extra) { $1 }
         if let price = arguments["price"].flatMap(Double.init) { arguments["price"] = l.money(price, currency) }
-        return l("sales_issue_" + code, arguments)
+        return l(Self.issueKey(code), arguments)
     }
 }

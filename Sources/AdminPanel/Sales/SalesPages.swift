@@ -31,7 +31,7 @@ extension PanelApp {
             "intro": .string(l("sales_intro", ["zone": text.zoneName])),
             "product": .string(product.map(String.init) ?? ""),
             "states": .list(Sale.State.allCases.map { option in
-                .object(["value": .string(option.rawValue), "label": .string(l("sales_state_" + option.rawValue)),
+                .object(["value": .string(option.rawValue), "label": .string(l(option.labelKey)),
                          "selected": .bool(option == state)])
             }),
             "clear": filtered ? .object(["url": .string("/sales")]) : .null,
@@ -46,13 +46,14 @@ extension PanelApp {
         let sales = try await self.sales.list(.init(productID: product, state: state))
         let here = request.target.utf8.count <= 1024 ? request.target : "/sales"
         let rows = try await saleRows(sales, text: text, visit: visit, back: here)
-        let groups: [(key: String, states: Set<Sale.State>)] = [
-            ("running", [.running]), ("upcoming", [.scheduled]), ("past", [.ended, .cancelled, .failed]),
+        let groups: [(key: String, title: String, states: Set<Sale.State>)] = [
+            ("running", "sales_section_running", [.running]), ("upcoming", "sales_section_upcoming", [.scheduled]),
+            ("past", "sales_section_past", [.ended, .cancelled, .failed]),
         ]
         context["sections"] = .list(groups.compactMap { group in
             let members = zip(sales, rows).filter { group.states.contains($0.0.state) }.map(\.1)
             if let state, !group.states.contains(state) { return nil }
-            return .object(["key": .string(group.key), "title": .string(l("sales_section_" + group.key)),
+            return .object(["key": .string(group.key), "title": .string(l(group.title)),
                             "rows": .list(members), "empty": .bool(members.isEmpty)])
         })
         context["empty"] = sales.isEmpty ? .object(["text": .string(l(filtered ? "sales_empty_filtered" : "sales_empty"))]) : .null
@@ -74,7 +75,7 @@ extension PanelApp {
             return .object([
                 "id": .int(sale.id),
                 "state": .string(sale.state.rawValue),
-                "state_label": .string(l("sales_state_" + sale.state.rawValue)),
+                "state_label": .string(l(sale.state.labelKey)),
                 "product_id": .int(sale.productID),
                 "product_name": .string(sale.productName),
                 "product_url": .string("/products/\(sale.productID)"),
@@ -87,7 +88,7 @@ extension PanelApp {
                 "note": note.map { .object(["text": .string($0)]) } ?? .null,
                 "has_tries": .bool(!saleTries.isEmpty),
                 "tries": .list(saleTries.map { attempt in
-                    .object(["text": .string(l("sales_try", ["time": text.time(attempt.at), "step": l("sales_step_" + attempt.step.rawValue),
+                    .object(["text": .string(l("sales_try", ["time": text.time(attempt.at), "step": l(attempt.step.labelKey),
                                                              "reason": attempt.failure]))])
                 }),
                 "cancel": canWrite && !sale.state.isFinal && salesAvailable
