@@ -29,13 +29,6 @@ struct SaleForm: Sendable, Equatable {
         var end: Date
     }
 
-    /// The period's issues alone (the same for every product of a bulk action).
-    func periodCheck(zone: TimeZone, now: Date) -> (start: Date, end: Date)? {
-        let (start, end, issues) = period(zone: zone, now: now)
-        guard issues.isEmpty, let start, let end else { return nil }
-        return (max(start, now), end)
-    }
-
     enum Outcome: Sendable, Equatable {
         case accepted(Checked)
         case refused([FieldIssue])

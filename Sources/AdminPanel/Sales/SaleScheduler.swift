@@ -31,6 +31,7 @@ actor SaleScheduler {
     private var napTask: Task<Void, Never>?
     private var wakeRequested = false
     private var stopped = false
+    private var loopFinished = false
 
     init(store: SaleStore, api: any SaleProductAPI, now: @escaping @Sendable () -> Date, concurrency: Int = 4,
          maxNap: TimeInterval = 30, productChanged: @escaping @Sendable (ProductDetail) async -> Void = { _ in }) {
@@ -51,18 +52,16 @@ actor SaleScheduler {
     }
 
     /// Stops the loop: a step under way is abandoned where it is (its record makes the next start
-    /// finish it). Waits for the loop at most `grace` seconds.
+    /// finish it). Waits for the loop at most `grace` seconds (an API call may not notice at once).
     func stop(grace: TimeInterval = 5) async {
         stopped = true
         napTask?.cancel()
         guard let loop else { return }
         loop.cancel()
         self.loop = nil
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { await loop.value }
-            group.addTask { try? await Task.sleep(nanoseconds: UInt64(grace * 1e9)) }
-            await group.next()
-            group.cancelAll()
+        let deadline = Date() + grace
+        while !loopFinished, Date() < deadline {
+            try? await Task.sleep(nanoseconds: 20_000_000)
         }
     }
 
@@ -73,6 +72,7 @@ actor SaleScheduler {
     }
 
     private func run() async {
+        defer { loopFinished = true }
         while !stopped, !Task.isCancelled {
             let next = await pass()
             if stopped || Task.isCancelled { break }
@@ -118,7 +118,10 @@ actor SaleScheduler {
             // Nothing moved (storage refusing writes): do not spin; look again shortly.
             if !progressed { return now().addingTimeInterval(5) }
         }
-        return try? await store.nextDue()
+        let next = try? await store.nextDue()
+        // What is still due now is under way elsewhere (a cancel finishing it): not a reason to spin.
+        if let next, next <= now() { return now().addingTimeInterval(1) }
+        return next
     }
 
     // MARK: cancelling
@@ -248,7 +251,7 @@ actor SaleScheduler {
         return try await store.completeStart(sale.id, activity: ActivityEntry(
             person: sale.createdBy, address: "", action: SaleActivity.start, productID: sale.productID,
             changes: [.init(field: "discounted_price", old: Self.number(earlier), new: Self.number(applied))],
-            detail: "sale #\(sale.id): \(Self.describe(sale.discount)) until the end"), at: now())
+            detail: "sale #\(sale.id): \(Self.describe(sale.discount))"), at: now())
     }
 
     /// A start recorded before a stop that outlasted the sale: if the product got the discount,
