@@ -157,6 +157,28 @@ import Testing
         #expect(try await harness.panel.app.sales.list(.init()).count == 3)
     }
 
+    @Test func viewersSeeSalesButNoFormNoCancelAndGet403() async throws {
+        let harness = try await PanelHarness.start(PanelHarness.Options(signIn: true))
+        Teardown.add { await harness.stop() }
+        try await harness.setUpOwner()
+        let product = try await harness.makeProduct()
+        #expect(try await Self.schedule(harness, product: product.id, discount: "10%", from: 600, to: 1_200).status == 303)
+        let owner = try await harness.browser.get("/sales")
+        #expect(owner.text.contains("/cancel\""))
+        let viewer = harness.newBrowser()
+        try await harness.accept(try await harness.invite("viewer1", role: "viewer"), password: "viewer-password-1", in: viewer)
+        let sales = try await viewer.get("/sales")
+        #expect(sales.status == 200 && sales.text.contains("data-state=\"scheduled\""))
+        #expect(!sales.text.contains("/cancel\""))
+        let detail = try await viewer.get("/products/\(product.id)")
+        #expect(detail.text.contains("data-product-sales") && !detail.text.contains("name=\"sale_discount\""))
+        let token = try #require(sales.inputValue("csrf_token"))
+        let sale = try #require(try await harness.panel.app.sales.list(.init()).first)
+        #expect(try await viewer.post("/sales/\(sale.id)/cancel", form: [("csrf_token", token)]).status == 403)
+        #expect(try await viewer.post("/products/\(product.id)/sales", form: [("csrf_token", token), ("sale_discount", "5%")]).status == 403)
+        #expect(try await harness.panel.app.sales.sale(sale.id)?.state == .scheduled)
+    }
+
     @Test func v1OffersNoScheduledDiscountsAndSaysWhy() async throws {
         let harness = try await PanelHarness.start(PanelHarness.Options(dialect: .v1))
         Teardown.add { await harness.stop() }
