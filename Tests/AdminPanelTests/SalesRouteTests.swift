@@ -157,6 +157,23 @@ import Testing
         #expect(try await harness.panel.app.sales.list(.init()).count == 3)
     }
 
+    @Test func anUnreachableAPIIsRetriedAndEachTryIsShown() async throws {
+        let harness = try await PanelHarness.start()
+        Teardown.add { await harness.stop() }
+        let product = try await harness.makeProduct()
+        #expect(try await Self.schedule(harness, product: product.id, discount: "10%", from: 60, to: 3_600).status == 303)
+        await harness.sandbox?.shutdown()   // the API goes down before the start
+        await Self.advance(harness, 60)
+        try await Self.poll("a failed try") { try await harness.browser.get("/sales").text.contains("data-tries=\"1\"") }
+        await Self.advance(harness, 1)
+        try await Self.poll("a second try") { try await harness.browser.get("/sales").text.contains("data-tries=\"2\"") }
+        let page = try await harness.browser.get("/sales").text
+        #expect(page.contains("data-state=\"scheduled\""))
+        #expect(page.contains("data-sale-note>Try 2 failed"))
+        #expect(page.contains("Next try:"))
+        #expect(page.components(separatedBy: "data-sale-try").count - 1 == 2)
+    }
+
     @Test func viewersSeeSalesButNoFormNoCancelAndGet403() async throws {
         let harness = try await PanelHarness.start(PanelHarness.Options(signIn: true))
         Teardown.add { await harness.stop() }
@@ -190,5 +207,9 @@ import Testing
         #expect(refused.status == 403)
         #expect(refused.text.contains("product passwords"))
         #expect(!(try await harness.browser.get("/products").text.contains("schedule-discount")))
+        let id = try V1PanelTests.registeredID(try await V1PanelTests.register(harness))
+        let detail = try await harness.browser.get("/products/\(id)")
+        #expect(detail.text.contains("data-product-sales") && detail.text.contains("data-sales-unavailable"))
+        #expect(!detail.text.contains("name=\"sale_discount\""))
     }
 }

@@ -87,6 +87,7 @@ extension PanelApp {
                 "set_by": .string(l("sales_set_by", ["person": sale.createdBy, "time": text.time(sale.createdAt)])),
                 "note": note.map { .object(["text": .string($0)]) } ?? .null,
                 "has_tries": .bool(!saleTries.isEmpty),
+                "tries_count": .int(sale.attempts),
                 "tries": .list(saleTries.map { attempt in
                     .object(["text": .string(l("sales_try", ["time": text.time(attempt.at), "step": l(attempt.step.labelKey),
                                                              "reason": attempt.failure]))])
