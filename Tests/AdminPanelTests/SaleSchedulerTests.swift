@@ -17,6 +17,8 @@ final class FakeSaleAPI: SaleProductAPI, @unchecked Sendable {
     private(set) var writes: [(id: Int, discount: Double)] = []
     private var current = 0
     private(set) var peak = 0
+    /// Every write fails as if the API were down (reads still work).
+    var failWrites = false
     /// Each write takes this long (to see concurrency).
     var writeDelay: UInt64 = 0
 
@@ -55,6 +57,7 @@ final class FakeSaleAPI: SaleProductAPI, @unchecked Sendable {
         }
         defer { lock.withLock { current -= 1 } }
         if mode == .beforeWrite { await Self.never() }
+        if failWrites { throw .unreachable(reason: "connection refused") }
         if writeDelay > 0 { try? await Task.sleep(nanoseconds: writeDelay) }
         let result = try write(amount, productID)
         if mode == .afterWrite { await Self.never() }
@@ -356,6 +359,23 @@ final class FakeSaleAPI: SaleProductAPI, @unchecked Sendable {
         #expect(tries.count == 2)
         #expect(tries.last?.failure.contains("connection refused") == true)
         #expect(SaleScheduler.backOff(attempt: 30) == 60)
+    }
+
+    @Test func aStartThatKeepsFailingUntilTheEndFailsWithoutARow() async throws {
+        let s = try Setup()
+        defer { s.cleanUp() }
+        s.api.add(1, price: 10_000, discount: 100)
+        let id = try await s.sale(1, .amount(1_000), from: 0, to: 100)
+        s.api.failWrites = true
+        let scheduler = s.scheduler()
+        await scheduler.pass()
+        #expect(try await s.store.sale(id)?.pending == .start)
+        s.clock.advance(101)
+        await scheduler.pass()
+        let sale = try #require(try await s.store.sale(id))
+        #expect(sale.state == .failed && sale.note?.key == "sales_note_too_late")
+        #expect(s.api.writeCount == 0 && s.api.discount(1) == 100)
+        #expect(try await s.rows("sale-start").isEmpty)
     }
 
     @Test func aStartRefusedForGoodFailsAndTouchesNothing() async throws {

@@ -18,7 +18,7 @@ extension OpenMarketError {
     /// Whether trying again later can help: the API down, slow or broken, or the vendor's
     /// credentials refused (fixed by restarting with the right ones). A deleted or foreign
     /// product, or a refused value, stays so.
-    var isWorthRetrying: Bool {
+    var worthRetryingLater: Bool {
         switch self {
         case .timeout, .unreachable, .server, .undecodable, .unauthorized: true
         case .validation, .badRequest, .forbidden, .notFound, .payloadTooLarge: false
@@ -27,7 +27,7 @@ extension OpenMarketError {
 }
 
 extension OpenMarketError {
-    var isNotFound: Bool {
+    var meansProductGone: Bool {
         if case .notFound = self { return true }
         return false
     }

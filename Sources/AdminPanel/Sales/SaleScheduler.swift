@@ -262,9 +262,13 @@ actor SaleScheduler {
             return try await store.completeStart(sale.id, activity: ActivityEntry(
                 person: sale.createdBy, address: "", action: SaleActivity.start, productID: sale.productID,
                 changes: [.init(field: "discounted_price", old: Self.number(sale.earlierDiscount ?? 0), new: Self.number(applied))],
-                detail: "sale #\(sale.id): \(Self.describe(sale.discount)) (finished after a restart)"), at: now())
+                detail: "sale #\(sale.id): \(Self.describe(sale.discount)) (finished late)"), at: now())
         }
-        return try await store.close(sale.id, as: .ended, note: SaleNote(key: "sales_note_missed"), at: now())
+        // Never reached the product: missed while stopped, or the API failed until the end.
+        if sale.end <= bootTime {
+            return try await store.close(sale.id, as: .ended, note: SaleNote(key: "sales_note_missed"), at: now())
+        }
+        return try await store.close(sale.id, as: .failed, note: SaleNote(key: "sales_note_too_late"), at: now())
     }
 
     /// Ends or cancels a running sale: decides (and records) whether the product still has the
@@ -286,7 +290,7 @@ actor SaleScheduler {
                 if action == .leave {
                     note = SaleNote(key: "sales_note_left_alone", arguments: ["discount": Self.number(product.discountedPrice)])
                 }
-            } catch StepFailure.refused(let error) where error.isNotFound {
+            } catch StepFailure.refused(let error) where error.meansProductGone {
                 action = .leave
                 note = SaleNote(key: "sales_note_product_gone")
             }
@@ -303,7 +307,7 @@ actor SaleScheduler {
             } catch StepFailure.refused(let error) {
                 // The product went away or no longer takes the old discount (its price fell below
                 // it): nothing to put back; the sale is over all the same.
-                if case .notFound = error {
+                if error.meansProductGone {
                     note = SaleNote(key: "sales_note_product_gone")
                 } else {
                     note = SaleNote(key: "sales_note_restore_refused",
@@ -336,7 +340,7 @@ actor SaleScheduler {
             return try await work()
         } catch {
             if Task.isCancelled || stopped { throw StepFailure.stopped }
-            throw error.isWorthRetrying ? StepFailure.retry(step, error) : StepFailure.refused(error)
+            throw error.worthRetryingLater ? StepFailure.retry(step, error) : StepFailure.refused(error)
         }
     }
 
@@ -356,7 +360,7 @@ actor SaleScheduler {
             case .refused(let error):
                 // Only a start can be refused for good here (a finish handles its refusals):
                 // the product is untouched.
-                let key = { if case .notFound = error { "sales_note_product_gone" } else { "sales_note_start_refused" } }()
+                let key = error.meansProductGone ? "sales_note_product_gone" : "sales_note_start_refused"
                 return try await store.close(id, as: .failed, note: SaleNote(key: key, arguments: ["reason": error.description]),
                                              at: time)
             }

@@ -266,7 +266,7 @@ final class SaleStore: Sendable {
             try connection.transaction {
                 try connection.run(sql, values)
                 guard connection.changes == 1 else { return false }
-                try ActivityLog.insert(activity, at: time, into: connection)
+                try ActivityLog.write(activity, at: time, inside: connection)
                 return true
             }
         }
@@ -310,7 +310,7 @@ final class SaleStore: Sendable {
 extension ActivityLog {
     /// Writes one activity row inside a caller's transaction (the `activity` tables of
     /// `PanelDatabase`), so a row can be tied to the state change it reports.
-    static func insert(_ entry: ActivityEntry, at time: Date, into connection: SQLiteConnection) throws {
+    static func write(_ entry: ActivityEntry, at time: Date, inside connection: SQLiteConnection) throws {
         func cut(_ text: String) -> String { text.count > maxValueLength ? String(text.prefix(maxValueLength - 1)) + "…" : text }
         try connection.run("INSERT INTO activity (at, person, address, action, product_id, detail) VALUES (?, ?, ?, ?, ?, ?)",
                            [.real(time.timeIntervalSince1970), .text(cut(entry.person)), .text(cut(entry.address)),
