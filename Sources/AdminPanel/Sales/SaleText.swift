@@ -34,7 +34,7 @@ struct SaleText: Sendable {
     func inputValue(_ date: Date) -> String { SaleRules.localTimeText(date, zone: zone) }
 
     func period(_ start: Date, _ end: Date) -> String {
-        l("sales_period", ["start": time(start), "end": time(end)])
+        l("sales_period", ["start": time(start), "end": time(end), "zone": zone.identifier])
     }
 
     /// The period's length in its two largest calendar units: `10 years`, `2 days 23 hours`.
