@@ -42,12 +42,12 @@ public final class AdminPanel: Sendable {
     public func start() throws -> Int {
         let port = try server.start()
         app.listeningPort.value = port
+        // Scheduled discounts: v2 only (v1 would need stored product passwords).
+        if app.salesAvailable { Task { [scheduler = app.saleScheduler] in await scheduler.start() } }
         // Staged uploads of abandoned forms expire even if nobody submits again.
         let staging = app.staging
         let activity = app.activity, days = app.configuration.activityDays, sessions = app.sessions
         Task { await activity.purge(olderThanDays: days) }
-        // Scheduled discounts: v2 only (v1 would need stored product passwords).
-        if app.salesAvailable { Task { [scheduler = app.saleScheduler] in await scheduler.start() } }
         Task {
             await sweeper.run(every: .seconds(300)) {
                 await staging.purgeExpired()

@@ -31,6 +31,7 @@ extension PanelApp {
         router.get("/uploads/{token}/{image}", pageHandler { app, request in try await app.stagedPreview(request) })
         router.get("/media/{path...}") { [self] request in try await mediaFile(request) }
         router.get("/healthz") { [self] request in try await health(request) }
+        registerSalesRoutes(into: &router)
         router.get("/static/{path...}") { [self] request in
             staticFiles.response(for: request.pathParameters["path"] ?? "", request: request)
         }
@@ -53,7 +54,6 @@ extension PanelApp {
         router.post("/account/sessions/{handle}/revoke", bodyLimit: 16 * 1024,
                     pageHandler { app, request in try await app.revokeSession(request) })
         router.get("/activity", pageHandler { app, request in try await app.activityPage(request) })
-        registerSalesRoutes(into: &router)
         router.notFoundHandler = { [self] request in
             await errorPage(.notFound(), request: request)
         }
