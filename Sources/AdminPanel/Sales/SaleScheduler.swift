@@ -213,7 +213,7 @@ actor SaleScheduler {
                 let request = sale.cancelRequest!
                 return try await store.cancelScheduled(id, activity: ActivityEntry(
                     person: request.person, address: request.address, action: SaleActivity.cancelled, productID: sale.productID,
-                    detail: "sale #\(id): cancelled before it started"), at: time)
+                    detail: SaleActivityDetail.cancelledBeforeStart(sale).stored), at: time)
             case .finish(let step):
                 return try await finish(sale, step: step)
             }
@@ -251,7 +251,7 @@ actor SaleScheduler {
         return try await store.completeStart(sale.id, activity: ActivityEntry(
             person: sale.createdBy, address: "", action: SaleActivity.start, productID: sale.productID,
             changes: [.init(field: "discounted_price", old: Self.number(earlier), new: Self.number(applied))],
-            detail: "sale #\(sale.id): \(Self.describe(sale.discount))"), at: now())
+            detail: SaleActivityDetail.started(sale, applied: applied).stored), at: now())
     }
 
     /// A start recorded before a stop that outlasted the sale: if the product got the discount,
@@ -262,7 +262,7 @@ actor SaleScheduler {
             return try await store.completeStart(sale.id, activity: ActivityEntry(
                 person: sale.createdBy, address: "", action: SaleActivity.start, productID: sale.productID,
                 changes: [.init(field: "discounted_price", old: Self.number(sale.earlierDiscount ?? 0), new: Self.number(applied))],
-                detail: "sale #\(sale.id): \(Self.describe(sale.discount)) (finished late)"), at: now())
+                detail: SaleActivityDetail.started(sale, applied: applied).stored), at: now())
         }
         // Never reached the product: missed while stopped, or the API failed until the end.
         if sale.end <= bootTime {
@@ -318,9 +318,7 @@ actor SaleScheduler {
         let kind = step == .cancel ? SaleActivity.cancelled : SaleActivity.end
         let person = step == .cancel ? sale.cancelRequest?.person ?? sale.createdBy : sale.createdBy
         let address = step == .cancel ? sale.cancelRequest?.address ?? "" : ""
-        var detail = "sale #\(sale.id): " + (step == .cancel ? "cancelled while running" : "ended")
-        if action == .leave { detail += "; the product's discount had been changed meanwhile, so it was left as it is" }
-        if note?.key == "sales_note_product_gone" { detail = "sale #\(sale.id): the product no longer exists" }
+        let detail = SaleActivityDetail.finished(sale, cancelled: step == .cancel, action: action, note: note).stored
         return try await store.completeFinish(sale.id, step: step, note: note, activity: ActivityEntry(
             person: person, address: address, action: kind, productID: sale.productID, changes: changes, detail: detail), at: now())
     }
@@ -382,21 +380,8 @@ actor SaleScheduler {
     /// A stored amount as the activity log keeps numbers (`1000`, `12.5`).
     static func number(_ value: Double) -> String { Money.inputValue(value) }
 
-    static func describe(_ discount: SaleDiscount) -> String {
-        switch discount {
-        case .amount(let value): "\(number(value)) off"
-        case .percent(let share): "\(number(share))% off"
-        }
-    }
 
     private func report(_ text: String) {
         FileHandle.standardError.write(Data("openmarket-admin: \(text)\n".utf8))
     }
-}
-
-/// The activity actions of scheduled discounts (their labels come with the activity log's).
-enum SaleActivity {
-    static let start = "sale-start"
-    static let end = "sale-end"
-    static let cancelled = "sale-cancelled"
 }
