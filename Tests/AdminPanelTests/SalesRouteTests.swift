@@ -1,6 +1,7 @@
 import Foundation
 import OpenMarketCore
 import Testing
+import TestSupport
 @testable import AdminPanel
 
 /// Scheduled discounts through the panel's pages, against the real sandbox: the detail form and
