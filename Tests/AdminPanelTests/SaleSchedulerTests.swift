@@ -120,8 +120,26 @@ final class FakeSaleAPI: SaleProductAPI, @unchecked Sendable {
             return id
         }
 
+        /// The activity rows of one action, read straight from the tables the scheduler writes
+        /// (the log's own reader may join tables other features add to a full panel's database).
         func rows(_ action: String) async throws -> [ActivityRecord] {
-            try await ActivityLog(database: database, now: clock.function).list(.init(action: action), page: 1).rows
+            try await database.reader.perform { connection in
+                var records: [ActivityRecord] = []
+                try connection.query("SELECT id, at, person, address, product_id, detail FROM activity WHERE action = ? ORDER BY id",
+                                     [.text(action)]) { row in
+                    records.append(ActivityRecord(id: row.int(0), time: Date(timeIntervalSince1970: row.double(1)),
+                                                  entry: ActivityEntry(person: row.string(2), address: row.string(3), action: action,
+                                                                       productID: row.isNull(4) ? nil : row.int(4),
+                                                                       detail: row.isNull(5) ? nil : row.string(5))))
+                }
+                for index in records.indices {
+                    try connection.query("SELECT field, old, new FROM activity_changes WHERE activity_id = ? ORDER BY position",
+                                         [.integer(records[index].id)]) { row in
+                        records[index].entry.changes.append(.init(field: row.string(0), old: row.string(1), new: row.string(2)))
+                    }
+                }
+                return records
+            }
         }
 
         func cleanUp() { try? FileManager.default.removeItem(at: directory) }
