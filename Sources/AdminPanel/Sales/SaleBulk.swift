@@ -93,6 +93,13 @@ extension PanelApp {
                 return .object(fields)
             })
         }
+        // Where the bulk form's actions are a list (`action_options`), the sale's joins it.
+        if case .object(var bulk)? = context["bulk"], case .list(var options)? = bulk["action_options"] {
+            options.append(.object(["value": .string(Self.scheduleDiscountAction), "label": .string(l("sales_bulk_action")),
+                                    "selected": false]))
+            bulk["action_options"] = .list(options)
+            context["bulk"] = .object(bulk)
+        }
         context["sales_bulk"] = .object([
             "time_hint": .string(l("sales_form_time_hint", ["zone": SaleText(zone: configuration.timeZone, l: l).zoneName])),
         ])
