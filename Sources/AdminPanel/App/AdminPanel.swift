@@ -52,6 +52,8 @@ public final class AdminPanel: Sendable {
     public func start() throws -> Int {
         let port = try server.start()
         app.listeningPort.value = port
+        // Scheduled discounts: v2 only (v1 would need stored product passwords).
+        if app.salesAvailable { Task { [scheduler = app.saleScheduler] in await scheduler.start() } }
         // Staged uploads of abandoned forms expire even if nobody submits again.
         let staging = app.staging
         let activity = app.activity, days = app.configuration.activityDays, sessions = app.sessions
@@ -94,6 +96,7 @@ public final class AdminPanel: Sendable {
     public func shutdown() async {
         await server.shutdown()
         await sweeper.stop()
+        await app.saleScheduler.stop()
         await app.catalog.stop()
         await app.staging.removeAll()
         app.scratch.remove()

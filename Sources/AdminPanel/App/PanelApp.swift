@@ -44,6 +44,9 @@ final class PanelApp: Sendable {
     let activity: ActivityLog
     /// Spreadsheet imports: previews, their photos and each row's outcome.
     let imports: ImportService
+    /// Scheduled discounts and what starts and ends them (Sales/).
+    let sales: SaleStore
+    let saleScheduler: SaleScheduler
     let hostAllowList: HostAllowList
     /// Safety nets (issue 24): deleted products kept before the API deletes them, drafts, and
     /// the folder under DATA holding their files; restores and reverts of one item run one at a time.
@@ -132,6 +135,16 @@ final class PanelApp: Sendable {
         catalog = CatalogSync(client: client, copy: copy, database: catalogDatabase,
                               interval: configuration.catalogSyncInterval, now: configuration.now)
         newestCheck = NewestProductCheck(client: client, maxAge: 5)
+        do {
+            sales = try SaleStore(database: database)
+        } catch {
+            throw PanelStartupError("the scheduled discounts in \(database.database.path) cannot be opened: \(error)")
+        }
+        saleScheduler = SaleScheduler(store: sales, api: client, now: configuration.now,
+                                      productChanged: { [catalog, catalogDatabase, now = configuration.now] product in
+                                          let changes = catalog.copy.record(CatalogProduct(product, seenAt: now()))
+                                          try? await catalogDatabase.persist(changes, syncedAt: nil)
+                                      })
         do {
             staticFiles = try StaticFiles(root: configuration.publicDirectory, cacheControl: "public, max-age=300")
         } catch {

@@ -32,6 +32,7 @@ extension PanelApp {
         router.get("/uploads/{token}/{image}", pageHandler { app, request in try await app.stagedPreview(request) })
         router.get("/media/{path...}") { [self] request in try await mediaFile(request) }
         router.get("/healthz") { [self] request in try await health(request) }
+        registerSalesRoutes(into: &router)
         router.get("/static/{path...}") { [self] request in
             staticFiles.response(for: request.pathParameters["path"] ?? "", request: request)
         }

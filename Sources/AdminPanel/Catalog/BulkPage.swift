@@ -18,6 +18,9 @@ extension PanelApp {
 
         // "Select all on this page" without JS: the page's own ids come along in `page_ids`.
         let chosen = form["select_all"] == "1" ? form.all("page_ids") : form.all("ids")
+        if form["action"] == Self.scheduleDiscountAction {
+            return try await scheduleDiscountBulk(request, form: form, session: session, chosen: chosen, back: back)
+        }
         let ids: [Int]
         let action: BulkSelection.Action
         do throws(BulkSelection.Problem) {

@@ -13,7 +13,7 @@ struct BulkRefusal: Sendable {
     /// The typed values by field name. The password is never sent back.
     var values: [String: String]
 
-    static let keptFields = ["stock", "discounted_price", "amount"]
+    static let keptFields = ["stock", "discounted_price", "amount", "sale_discount", "sale_start", "sale_end"]
 
     init(message: String, form: (String) -> String?, ids: [String]) {
         self.message = message
@@ -40,13 +40,19 @@ enum BulkFormState {
         ("delete", "bulk_action_delete"),
     ]
 
-    static func templateFields(_ refusal: BulkRefusal?, _ l: Localizer) -> [String: TemplateValue] {
+    /// The scheduled discount (Sales/), offered where the dialect allows it.
+    static let saleAction = (value: "schedule-discount", label: "sales_bulk_action")
+
+    static func templateFields(_ refusal: BulkRefusal?, _ l: Localizer, offersSales: Bool) -> [String: TemplateValue] {
         let chosen = refusal?.action ?? ""
         return [
-            "action_options": .list(actions.map { action in
+            "action_options": .list((actions + (offersSales ? [saleAction] : [])).map { action in
                 .object(["value": .string(action.value), "label": .string(l(action.label)),
                          "selected": .bool(action.value == chosen)])
             }),
+            "sale_discount_value": .string(refusal?.values["sale_discount"] ?? ""),
+            "sale_start_value": .string(refusal?.values["sale_start"] ?? ""),
+            "sale_end_value": .string(refusal?.values["sale_end"] ?? ""),
             "stock_value": .string(refusal?.values["stock"] ?? ""),
             "discount_value": .string(refusal?.values["discounted_price"] ?? ""),
             "amount_value": .string(refusal?.values["amount"] ?? ""),

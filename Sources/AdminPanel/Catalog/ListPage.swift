@@ -125,11 +125,12 @@ extension PanelApp {
                 "back": .string(BackLink.validated(request.target) ?? query.url()),
                 "page_ids": .list(selectable.map { .object(["id": .int($0)]) }),
             ]
-            bulk.merge(BulkFormState.templateFields(refusal, l)) { _, new in new }
+            bulk.merge(BulkFormState.templateFields(refusal, l, offersSales: salesAvailable)) { _, new in new }
             context["bulk"] = .object(bulk)
         } else {
             context["bulk"] = .null
         }
+        await addSaleMarks(to: &context, l)
 
         // New products since this browser last saw the newest ones: a notice (without JS, this
         // is how it appears; with JS the page also polls /products/newest.json).

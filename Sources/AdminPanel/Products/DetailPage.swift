@@ -5,7 +5,8 @@ import OpenMarketCore
 
 extension PanelApp {
     /// `GET /products/{id}`: every image, every field; edit and delete for the vendor's own products.
-    func detailPage(_ request: HTTPRequest) async throws -> HTTPResponse {
+    /// `saleForm`: a refused scheduled discount, shown again in its form (422).
+    func detailPage(_ request: HTTPRequest, saleForm: SaleFormState? = nil) async throws -> HTTPResponse {
         let id = try Self.productID(request)
         let product: ProductDetail
         do throws(OpenMarketError) {
@@ -33,6 +34,8 @@ extension PanelApp {
         context["delete_url"] = .string(BackLink.link("/products/\(id)/delete", back: back))
         context["duplicate_url"] = .string(BackLink.link("/products/\(id)/duplicate", back: back))
         context["alert"] = .null
-        return try page("product", title: product.name, context: context, visit: visit, section: .products)
+        context["sales"] = await productSalesSection(product, canManage: canManage, visit: visit, form: saleForm)
+        return try page("product", title: product.name, context: context, visit: visit, section: .products,
+                        status: saleForm == nil ? 200 : 422)
     }
 }

@@ -1,0 +1,104 @@
+import Foundation
+import HTMLTemplates
+import HTTPServer
+import OpenMarketCore
+
+/// The bulk action `schedule-discount` (`sale_discount`, `sale_start`, `sale_end` beside the
+/// other bulk fields) and the list's marks for products with a running or upcoming sale.
+extension PanelApp {
+    static let scheduleDiscountAction = "schedule-discount"
+
+    /// One sale per selected product of this vendor, each checked on its own (its price, its
+    /// other sales); a period or discount no product could take refuses the whole request.
+    func scheduleDiscountBulk(_ request: HTTPRequest, form: FormFields, session: SessionSnapshot, chosen: [String],
+                              back: String) async throws -> HTTPResponse {
+        guard salesAvailable else { throw Self.salesUnavailable }
+        let visit = visit(request, session: session)
+        let l = visit.localizer
+        let text = SaleText(zone: configuration.timeZone, l: l)
+        let ids: [Int]
+        do throws(BulkSelection.Problem) {
+            ids = try BulkSelection.ids(chosen)
+        } catch .tooMany(let count) {
+            throw PageFailure(status: 422, heading: "bulk_too_many_heading", message: "bulk_too_many_message",
+                              arguments: ["count": l.number(count), "max": l.number(BulkSelection.maxIDs)])
+        } catch {
+            return try await refusedBulk(request, back: back, refusal: BulkRefusal(
+                message: l("bulk_flash_nothing_selected"), form: { form[$0] }, ids: form.all("ids")))
+        }
+        let values = SaleForm { form[$0] }
+        // What is wrong whatever the product: the period, or a discount that is no amount at all.
+        let now = configuration.now()
+        let general = values.check(price: 1e15, currency: .USD, zone: configuration.timeZone, now: now)
+        if case .refused(let issues) = general, !issues.isEmpty {
+            // The list again, ticks and values kept, the reasons as an alert (nothing was sent).
+            let reasons = issues.map { text.issue($0, currency: .KRW) }.joined(separator: " ")
+            return try await refusedBulk(request, back: back, refusal: BulkRefusal(
+                message: l("sales_bulk_refused_reason", ["reasons": reasons]), form: { form[$0] }, ids: form.all("ids")))
+        }
+
+        await catalog.ensureFresh(maxAge: configuration.catalogMaxAge)
+        let (allowed, refused) = BulkSelection.partition(ids, in: catalog.copy.snapshot(), ownVendorID: await vendor.id)
+        let english = SaleText(zone: configuration.timeZone, l: Localizer(catalog: stringCatalogs[.en]))
+        var rows: [Int: TemplateValue] = [:]
+        var done = 0
+        for product in allowed {
+            let outcome = await createSale(values, for: product, by: session.person)
+            let reason: String, logged: String
+            switch outcome {
+            case .success(let sale):
+                done += 1
+                reason = l("sales_bulk_done", ["discount": text.discount(sale), "period": text.period(sale.start, sale.end)])
+                logged = "done — " + english.l("sales_bulk_done", ["discount": english.discount(sale),
+                                                                   "period": english.period(sale.start, sale.end)])
+            case .failure(let refusal):
+                reason = refusal.messages(text).map(\.message).joined(separator: " ")
+                logged = "failed — " + refusal.messages(english).map(\.message).joined(separator: " ")
+            }
+            await activity.record(ActivityEntry(session, request, action: "bulk", productID: product.id,
+                                                detail: "\(Self.scheduleDiscountAction): \(logged)"))
+            rows[product.id] = Self.bulkRow(product.id, name: product.name, done: { if case .success = outcome { true } else { false } }(), reason: reason, back: back)
+        }
+        for refusal in refused {
+            rows[refusal.id] = Self.bulkRow(refusal.id, name: l("bulk_unknown_product", ["id": String(refusal.id)]), done: false,
+                                            reason: l(refusal.reason), back: back, linked: false)
+            await activity.record(ActivityEntry(session, request, action: "bulk", productID: refusal.id,
+                                                detail: "\(Self.scheduleDiscountAction): failed — "
+                                                    + Localizer(catalog: stringCatalogs[.en])(refusal.reason)))
+        }
+        if done > 0 { await saleScheduler.wake() }
+        let context: [String: TemplateValue] = [
+            "heading": .string(l("sales_bulk_heading")),
+            "summary": .string(l("bulk_summary", ["done": l.number(done), "failed": l.number(ids.count - done), "seconds": "0.0"])),
+            "rows": .list(ids.compactMap { rows[$0] }),
+            "back_url": .string(back),
+        ]
+        return try page("bulk_result", title: l("bulk_title"), context: context, visit: visit, section: .products)
+    }
+
+    private static func bulkRow(_ id: Int, name: String, done: Bool, reason: String, back: String, linked: Bool = true) -> TemplateValue {
+        .object([
+            "id": .int(id), "name": .string(name), "outcome": .string(done ? "done" : "failed"), "done": .bool(done),
+            "reason": .string(reason), "href": .string(BackLink.link("/products/\(id)", back: back)), "linked": .bool(linked),
+        ])
+    }
+
+    /// Marks list and grid items whose product has a running or upcoming sale (`data-sale-badge`),
+    /// and offers the bulk action's fields (v2 only).
+    func addSaleMarks(to context: inout [String: TemplateValue], _ l: Localizer) async {
+        guard salesAvailable else { context["sales_bulk"] = .null; return }
+        let states = (try? await sales.openStates()) ?? [:]
+        if !states.isEmpty, case .list(let items)? = context["products"] {
+            context["products"] = .list(items.map { item in
+                guard case .object(var fields) = item, case .int(let id)? = fields["id"], let state = states[id] else { return item }
+                fields["sale"] = .object(["state": .string(state.rawValue),
+                                          "label": .string(l(state == .running ? "sales_badge_running" : "sales_badge_scheduled"))])
+                return .object(fields)
+            })
+        }
+        context["sales_bulk"] = .object([
+            "time_hint": .string(l("sales_form_time_hint", ["zone": SaleText(zone: configuration.timeZone, l: l).zoneName])),
+        ])
+    }
+}
+
