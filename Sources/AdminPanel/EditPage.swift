@@ -136,7 +136,7 @@ extension PanelApp {
         context["edit_heading"] = .string(l("edit_heading", ["name": name]))
         var response = try page("product_edit", title: l("edit_title", ["name": name]), context: context,
                                 visit: visit, section: .products, status: status)
-        if let retryAfter { response.headers["Retry-After"] = String(Int(retryAfter.rounded(.up))) }
+        if let retryAfter { response.headers["Retry-After"] = String(WholeNumber.clamped(retryAfter, rounding: .up)) }
         return response
     }
 }

@@ -78,7 +78,8 @@ extension PanelApp {
             context["pagination"] = products.isEmpty ? .null : Pagination.templateValue(
                 current: listing.pageNo, last: listing.lastPage, hasPrev: listing.hasPrev,
                 hasNext: listing.hasNext, query: query)
-            context["empty"] = products.isEmpty ? Self.emptyState(query, l) : .null
+            context["empty"] = products.isEmpty && listing.unreadable.isEmpty ? Self.emptyState(query, l) : .null
+            context["unreadable"] = UnreadableProducts.templateValue(listing.unreadable, l)
             context["copy"] = .null
             newestKnown = [catalog.copy.snapshot().newestID, query.page == 1 ? listing.pages.first?.id : nil]
                 .compactMap { $0 }.max()
@@ -100,7 +101,9 @@ extension PanelApp {
             context["pagination"] = products.isEmpty ? .null : Pagination.templateValue(
                 current: result.pageNo, last: result.lastPage, hasPrev: result.pageNo > 1,
                 hasNext: result.pageNo < result.lastPage, query: query)
-            context["empty"] = products.isEmpty ? Self.emptyState(query, l) : .null
+            let unreadable = result.pageNo == 1 ? snapshot.unreadable : []
+            context["empty"] = products.isEmpty && unreadable.isEmpty ? Self.emptyState(query, l) : .null
+            context["unreadable"] = UnreadableProducts.templateValue(unreadable, l)
             context["copy"] = copyStatusValue(status, l)
             newestKnown = snapshot.newestID
         }
@@ -242,7 +245,7 @@ extension PanelApp {
     /// "How old is this copy" for a page built from it, with a warning when syncing fails.
     func copyStatusValue(_ status: CatalogSync.Status, _ l: Localizer) -> TemplateValue {
         let now = configuration.now()
-        let age = status.syncedAt.map { max(0, Int(now.timeIntervalSince($0))) } ?? 0
+        let age = status.syncedAt.map { max(0, WholeNumber.clamped(now.timeIntervalSince($0), rounding: .down)) } ?? 0
         let ageText = Self.ageText(age, l)
         var fields: [String: TemplateValue] = [
             "age_seconds": .int(age),
@@ -250,7 +253,7 @@ extension PanelApp {
         ]
         if let failure = status.failure {
             var arguments = ["failure": l(failure), "age": ageText]
-            let retry = status.retryAt.map { max(1, Int($0.timeIntervalSince(now).rounded(.up))) }
+            let retry = status.retryAt.map { max(1, WholeNumber.clamped($0.timeIntervalSince(now), rounding: .up)) }
             if let retry { arguments["seconds"] = l.number(retry) }
             fields["warning"] = .object(["message": .string(l(retry == nil ? "catalog_copy_warning" : "catalog_copy_warning_retry", arguments))])
         } else {

@@ -26,7 +26,7 @@ struct PooledTransport: HTTPTransport {
         do {
             let answer = try await client.send(method: request.method, url: request.url,
                                                headers: request.headers.map { ($0.name, $0.value) },
-                                               body: request.body, timeout: .milliseconds(Int(request.timeout * 1000)))
+                                               body: request.body, timeout: .milliseconds(WholeNumber.clamped(request.timeout * 1000)))
             return TransportResponse(status: answer.status,
                                      headers: answer.headers.map { HeaderField(name: $0.0, value: $0.1) },
                                      body: answer.body)

@@ -1,4 +1,5 @@
 import Foundation
+import OpenMarketCore
 import HTMLTemplates
 import HTTPServer
 
@@ -108,7 +109,7 @@ extension PanelApp {
 
     /// `14:05 UTC` — sessions of one day differ by the hour.
     static func clockTime(_ date: Date) -> String {
-        let seconds = Int(date.timeIntervalSince1970) % 86_400
+        let seconds = (WholeNumber.clamped(date.timeIntervalSince1970, rounding: .down) % 86_400 + 86_400) % 86_400
         let hours = seconds / 3600, minutes = (seconds % 3600) / 60
         return (hours < 10 ? "0" : "") + "\(hours):" + (minutes < 10 ? "0" : "") + "\(minutes) UTC"
     }

@@ -1,4 +1,5 @@
 import Foundation
+import OpenMarketCore
 
 /// At most `limit` attempts per key within a sliding `window`, where an attempt takes its slot
 /// *before* it is checked (a reservation) and gives it back if it turns out not to count (a
@@ -107,6 +108,6 @@ actor AttemptGate {
     struct Wait: Error, Sendable, Equatable {
         var seconds: TimeInterval
         /// For the `Retry-After` header: whole seconds, at least 1.
-        var header: String { String(max(1, Int(seconds.rounded(.up)))) }
+        var header: String { String(max(1, WholeNumber.clamped(seconds, rounding: .up))) }
     }
 }
