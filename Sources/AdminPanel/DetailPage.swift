@@ -33,6 +33,6 @@ extension PanelApp {
         context["delete_url"] = .string(BackLink.link("/products/\(id)/delete", back: back))
         context["duplicate_url"] = .string(BackLink.link("/products/\(id)/duplicate", back: back))
         context["alert"] = .null
-        return try page("product", title: product.name, context: context, visit: visit, section: .products)
+        return try page("product", title: DisplayBounds.name(product.name), context: context, visit: visit, section: .products)
     }
 }

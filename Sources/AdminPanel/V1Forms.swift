@@ -130,7 +130,7 @@ extension PanelApp {
             if let staged { await staging.discard(token: staged.token) }
             await activity.record(ActivityEntry(session, request, action: "edit", productID: id,
                                                 changes: Self.v1ActivityChanges(changes, from: current)))
-            return await redirect(to: "/products/\(id)", flash: l("flash_saved", ["name": updated.title]), session: session)
+            return await redirect(to: "/products/\(id)", flash: l("flash_saved", ["name": DisplayBounds.name(updated.title)]), session: session)
         } catch .unauthorized {
             let remaining = await deleteGate.remaining(session.person, Self.panelWide)
             if remaining == 0, let wait = await deleteGate.retryAfter(session.person, Self.panelWide) {
