@@ -105,6 +105,13 @@ import Testing
         #expect(!tokens.isValid(nil, browserKey: browser) && !tokens.isValid(tokens.token(for: browser), browserKey: nil))
         #expect(!tokens.isValid(tokens.token(for: "short"), browserKey: "short"))
         #expect(!FormTokens(key: Array(repeating: 8, count: PanelCrypto.keyByteCount)).isValid(tokens.token(for: browser), browserKey: browser))
+        // Signed in, the token is bound to the session too: a signed-out pair, or another
+        // session's token, is refused with it.
+        let session = "session-hash-a"
+        #expect(tokens.isValid(tokens.token(for: browser, session: session), browserKey: browser, session: session))
+        #expect(!tokens.isValid(tokens.token(for: browser), browserKey: browser, session: session))
+        #expect(!tokens.isValid(tokens.token(for: browser, session: "session-hash-b"), browserKey: browser, session: session))
+        #expect(!tokens.isValid(tokens.token(for: browser, session: session), browserKey: browser))
 
         let flash = FlashCookie(key: key)
         let cookie = flash.cookie("Saved “머그컵 <b>”.")
