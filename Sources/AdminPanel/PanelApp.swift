@@ -39,6 +39,7 @@ final class PanelApp: Sendable {
     let catalog: CatalogSync
     let catalogDatabase: CatalogDatabase
     let newestCheck: NewestProductCheck
+    let apiHealth: APIHealthProbe
     let bulkGauge = ConcurrencyGauge()
     let database: PanelDatabase
     let activity: ActivityLog
@@ -112,6 +113,7 @@ final class PanelApp: Sendable {
         catalog = CatalogSync(client: client, copy: copy, database: catalogDatabase,
                               interval: configuration.catalogSyncInterval, now: configuration.now)
         newestCheck = NewestProductCheck(client: client, maxAge: 5)
+        apiHealth = APIHealthProbe(client: client, maxAge: APIHealthProbe.defaultMaxAge, now: configuration.now)
         do {
             staticFiles = try StaticFiles(root: configuration.publicDirectory, cacheControl: "public, max-age=300")
         } catch {
