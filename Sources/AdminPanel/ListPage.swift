@@ -17,7 +17,12 @@ enum ListLinks {
 /// gaps ("…") where pages are skipped — so the neighbouring pages and both ends are always one
 /// click away.
 enum Pagination {
+    /// Page numbers come from the API too (`page_no`, `last_page`): beyond this they are clamped,
+    /// so the arithmetic around them (`current + 2`) cannot overflow.
+    static let maxPage = 1_000_000
+
     static func numbers(current: Int, last: Int) -> [Int?] {
+        let last = min(last, maxPage), current = min(max(current, 1), maxPage)
         guard last > 1 else { return [] }
         var wanted = Set([1, last])
         for n in (current - 2)...(current + 2) where n >= 1 && n <= last { wanted.insert(n) }
@@ -32,6 +37,7 @@ enum Pagination {
     }
 
     static func templateValue(current: Int, last: Int, hasPrev: Bool, hasNext: Bool, query: CatalogQuery) -> TemplateValue {
+        let last = min(last, maxPage), current = min(max(current, 1), maxPage)
         guard last > 1 || hasPrev || hasNext else { return .null }
         let pages: [TemplateValue] = numbers(current: current, last: max(last, current)).map { number in
             guard let number else { return .object(["gap": true]) }

@@ -96,3 +96,14 @@ import OpenMarketCore
         #expect(LanguageTests.en.duration(.nan).isEmpty == false)
     }
 }
+
+/// Page numbers the API sends (`page_no`, `last_page`) reach the pagination arithmetic.
+@Suite struct HostilePageNumberTests {
+    @Test func paginationNeverOverflows() {
+        for (current, last) in [(Int.max, Int.max), (Int.min, Int.max), (Int.max, 3), (5, Int.min), (-1, -1)] {
+            _ = Pagination.numbers(current: current, last: last)
+            _ = Pagination.templateValue(current: current, last: last, hasPrev: true, hasNext: true, query: CatalogQuery())
+        }
+        #expect(Pagination.numbers(current: Int.max, last: Int.max).last == Pagination.maxPage)
+    }
+}
