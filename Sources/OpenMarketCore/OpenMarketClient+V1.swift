@@ -7,8 +7,11 @@ extension OpenMarketClient {
     private var v1Requests: V1RequestFactory { V1RequestFactory(base: requests) }
 
     /// `GET /items/{page}`: 20 items, oldest first; an empty page means the end.
-    public func v1Page(_ page: Int) async throws(OpenMarketError) -> V1ListPage {
-        let response = try await exchange(v1Requests.page(page), credentials: [])
+    /// `timeout`: at most this long (less than the configured timeout, for a walk over pages).
+    public func v1Page(_ page: Int, timeout: TimeInterval? = nil) async throws(OpenMarketError) -> V1ListPage {
+        var request = v1Requests.page(page)
+        if let timeout { request.timeout = min(request.timeout, timeout) }
+        let response = try await exchange(request, credentials: [])
         guard !Self.isBlank(response.body) else { return V1ListPage(page: page, items: []) }
         return try OpenMarketJSON.decodeV1ListPage(response.body)
     }
@@ -70,12 +73,17 @@ extension OpenMarketClient {
         try await v1AllPages(maxPages: maxPages).items
     }
 
-    /// Every item, and a placeholder for each one that could not be read.
+    /// Every item, and a placeholder for each one that could not be read. The whole walk gets the
+    /// configured timeout, not each page: an API that always answers a full page (slowly) cannot
+    /// keep a list page waiting 500 timeouts long.
     public func v1AllPages(maxPages: Int = 500) async throws(OpenMarketError) -> (items: [V1ListItem], unreadable: [UnreadableProduct]) {
         var items: [V1ListItem] = []
         var unreadable: [UnreadableProduct] = []
+        let deadline = Date().addingTimeInterval(configuration.timeout)
         for page in 1...max(1, maxPages) {
-            let answer = try await v1Page(page)
+            let remaining = deadline.timeIntervalSinceNow
+            guard remaining > 0 else { throw .timeout }
+            let answer = try await v1Page(page, timeout: remaining)
             let count = answer.items.count + answer.unreadable.count
             if count == 0 { break }
             items += answer.items
