@@ -58,6 +58,8 @@ struct JSONObjectReader {
     func money(_ names: [String]) throws(OpenMarketError) -> Double {
         let (path, value) = try required(names)
         guard case .number(let number, _) = value else { throw .undecodable(path: path, reason: "expected a number") }
+        // Beyond any Double (a lenient parse keeps it as infinity): no price to show or compute with.
+        guard number.isFinite else { throw .undecodable(path: path, reason: "a number beyond any amount") }
         return number
     }
 
@@ -100,10 +102,16 @@ struct JSONObjectReader {
         return currency
     }
 
-    /// Each element of a list of objects, with its path (`pages[3]`).
-    func objects(_ names: [String]) throws(OpenMarketError) -> [JSONObjectReader] {
+    /// A list member's elements, with the list's path.
+    func array(_ names: [String]) throws(OpenMarketError) -> (path: String, elements: [JSONValue]) {
         let (path, value) = try required(names)
         guard case .array(let elements) = value else { throw .undecodable(path: path, reason: "expected a list") }
+        return (path, elements)
+    }
+
+    /// Each element of a list of objects, with its path (`pages[3]`).
+    func objects(_ names: [String]) throws(OpenMarketError) -> [JSONObjectReader] {
+        let (path, elements) = try array(names)
         var readers: [JSONObjectReader] = []
         readers.reserveCapacity(elements.count)
         for (index, element) in elements.enumerated() {
@@ -137,7 +145,8 @@ struct JSONObjectReader {
     /// A time written as Unix epoch seconds with a fraction (v1 `registration_date`).
     func epochSeconds(_ names: [String]) throws(OpenMarketError) -> Date {
         let (path, value) = try required(names)
-        guard case .number(let seconds, _) = value, seconds.isFinite else {
+        // Years 0001…9999 only: dates outside cannot be written or shown, and arithmetic on them overflows.
+        guard case .number(let seconds, _) = value, seconds.isFinite, abs(seconds) < 253_402_300_800 else {
             throw .undecodable(path: path, reason: "expected seconds since 1970 as a number")
         }
         return Date(timeIntervalSince1970: seconds)

@@ -16,9 +16,14 @@ package enum JSONValue {
     package struct SyntaxError: Error {}
 
     /// Parses one JSON value filling the whole input (whitespace around it allowed).
-    package static func parse(_ data: Data) throws(SyntaxError) -> JSONValue {
+    ///
+    /// `lenient` is for reading answers of a server we do not control (the client core): a number
+    /// beyond any `Double` becomes ±infinity and a lone surrogate escape U+FFFD, so one odd value
+    /// makes one product unreadable instead of the whole page (the readers refuse those values
+    /// where they matter). Strict, they are syntax errors (the sandbox reading request bodies).
+    package static func parse(_ data: Data, lenient: Bool = false) throws(SyntaxError) -> JSONValue {
         let value: JSONValue? = data.withUnsafeBytes { raw in
-            var parser = Parser(bytes: raw.bindMemory(to: UInt8.self))
+            var parser = Parser(bytes: raw.bindMemory(to: UInt8.self), lenient: lenient)
             return try? parser.document()
         }
         guard let value else { throw SyntaxError() }
@@ -31,6 +36,7 @@ package enum JSONValue {
     /// byte should not hide a whole page.
     private struct Parser {
         let bytes: UnsafeBufferPointer<UInt8>
+        let lenient: Bool
         var index = 0
         static let maxDepth = 100
 
@@ -162,13 +168,23 @@ package enum JSONValue {
                         var scalar = try hex4()
                         if (0xD800...0xDBFF).contains(scalar) {
                             // A high surrogate must be followed by an escaped low surrogate.
-                            guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
-                                  bytes[index + 1] == UInt8(ascii: "u") else { throw SyntaxError() }
-                            index += 2
-                            let low = try hex4()
-                            guard (0xDC00...0xDFFF).contains(low) else { throw SyntaxError() }
-                            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                            if index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") {
+                                let mark = index
+                                index += 2
+                                let low = try hex4()
+                                if (0xDC00...0xDFFF).contains(low) {
+                                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                                } else {
+                                    guard lenient else { throw SyntaxError() }
+                                    index = mark   // the next escape is read on its own
+                                    scalar = 0xFFFD
+                                }
+                            } else {
+                                guard lenient else { throw SyntaxError() }
+                                scalar = 0xFFFD
+                            }
                         }
+                        if lenient, (0xDC00...0xDFFF).contains(scalar) { scalar = 0xFFFD }
                         guard let unicode = Unicode.Scalar(scalar) else { throw SyntaxError() }
                         scratch.append(contentsOf: String(Character(unicode)).utf8)
                     default:
@@ -227,7 +243,7 @@ package enum JSONValue {
             }
             let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
             if isInteger, let integer = Int(text) { return .number(Double(integer), integer: integer) }
-            guard let double = Double(text), double.isFinite else { throw SyntaxError() }
+            guard let double = Double(text), double.isFinite || lenient else { throw SyntaxError() }
             return .number(double, integer: nil)
         }
     }

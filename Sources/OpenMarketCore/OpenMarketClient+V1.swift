@@ -7,8 +7,11 @@ extension OpenMarketClient {
     private var v1Requests: V1RequestFactory { V1RequestFactory(base: requests) }
 
     /// `GET /items/{page}`: 20 items, oldest first; an empty page means the end.
-    public func v1Page(_ page: Int) async throws(OpenMarketError) -> V1ListPage {
-        let response = try await exchange(v1Requests.page(page), credentials: [])
+    /// `timeout`: at most this long (less than the configured timeout, for a walk over pages).
+    public func v1Page(_ page: Int, timeout: TimeInterval? = nil) async throws(OpenMarketError) -> V1ListPage {
+        var request = v1Requests.page(page)
+        if let timeout { request.timeout = min(request.timeout, timeout) }
+        let response = try await exchange(request, credentials: [])
         guard !Self.isBlank(response.body) else { return V1ListPage(page: page, items: []) }
         return try OpenMarketJSON.decodeV1ListPage(response.body)
     }
@@ -67,31 +70,48 @@ extension OpenMarketClient {
 
     /// Every item, walking the pages until the empty one (at most `maxPages`).
     public func v1AllItems(maxPages: Int = 500) async throws(OpenMarketError) -> [V1ListItem] {
+        try await v1AllPages(maxPages: maxPages).items
+    }
+
+    /// Every item, and a placeholder for each one that could not be read. The whole walk gets the
+    /// configured timeout, not each page: an API that always answers a full page (slowly) cannot
+    /// keep a list page waiting 500 timeouts long.
+    public func v1AllPages(maxPages: Int = 500) async throws(OpenMarketError) -> (items: [V1ListItem], unreadable: [UnreadableProduct]) {
         var items: [V1ListItem] = []
-        for page in 1...maxPages {
-            let answer = try await v1Page(page)
-            if answer.items.isEmpty { break }
+        var unreadable: [UnreadableProduct] = []
+        let deadline = Date().addingTimeInterval(configuration.timeout)
+        for page in 1...max(1, maxPages) {
+            let remaining = deadline.timeIntervalSinceNow
+            guard remaining > 0 else { throw .timeout }
+            let answer = try await v1Page(page, timeout: remaining)
+            let count = answer.items.count + answer.unreadable.count
+            if count == 0 { break }
             items += answer.items
-            if answer.items.count < V1ListPage.itemsPerPage { break }
+            unreadable += answer.unreadable
+            if count < V1ListPage.itemsPerPage { break }
         }
-        return items
+        return (items, unreadable)
     }
 
     /// A v2-shaped page for the panel: v1 gives neither newest-first order, nor totals, nor
     /// search, so all pages are read and the page is cut from them here.
     func v1ProductListPage(page: Int, itemsPerPage: Int, search: String?) async throws(OpenMarketError) -> ProductListPage {
-        var items = try await v1AllItems().sorted { $0.id > $1.id }
+        let all = try await v1AllPages()
+        var items = all.items.sorted { $0.id > $1.id }
         if let search, !search.isEmpty {
             items = items.filter { $0.title.range(of: search, options: [.caseInsensitive]) != nil }
         }
-        let size = max(1, itemsPerPage)
+        let size = min(1_000, max(1, itemsPerPage))
+        let pageNo = min(1_000_000, max(1, page))
         let total = items.count
         let lastPage = (total + size - 1) / size
-        let start = min(total, max(0, (page - 1) * size))
+        let start = min(total, (pageNo - 1) * size)
         let slice = items[start..<min(total, start + size)]
-        guard !slice.isEmpty else { return .empty(pageNo: page, itemsPerPage: size) }
-        return ProductListPage(pageNo: page, itemsPerPage: size, totalCount: total, offset: (page - 1) * size,
-                               limit: page * size, lastPage: lastPage, hasNext: page < lastPage, hasPrev: page > 1,
-                               pages: slice.map(\.productListItem))
+        // v1 gives no order to an unreadable item: the first page shows them all.
+        let unreadable = pageNo == 1 ? all.unreadable : []
+        guard !slice.isEmpty || !unreadable.isEmpty else { return .empty(pageNo: pageNo, itemsPerPage: size) }
+        return ProductListPage(pageNo: pageNo, itemsPerPage: size, totalCount: total, offset: (pageNo - 1) * size,
+                               limit: pageNo * size, lastPage: lastPage, hasNext: pageNo < lastPage, hasPrev: pageNo > 1,
+                               pages: slice.map(\.productListItem), unreadable: unreadable)
     }
 }

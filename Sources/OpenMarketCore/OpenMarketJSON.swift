@@ -14,7 +14,7 @@ public enum OpenMarketJSON {
     static func document(_ data: Data) throws(OpenMarketError) -> JSONObjectReader {
         let value: JSONValue
         do {
-            value = try JSONValue.parse(data)
+            value = try JSONValue.parse(data, lenient: true)
         } catch {
             throw .undecodable(path: "", reason: "the answer is not valid JSON")
         }
@@ -96,7 +96,7 @@ public enum OpenMarketJSON {
     /// Writes a date the way the dialect's server did: v2a `2022-01-04T00:00:00.00`,
     /// v2b `2022-11-16T00:00:00` (UTC, whole seconds).
     public static func formatDate(_ date: Date, dialect: Dialect) -> String {
-        let total = Int(date.timeIntervalSince1970.rounded(.down))
+        let total = WholeNumber.clamped(date.timeIntervalSince1970, rounding: .down)
         let days = total >= 0 ? total / 86_400 : (total - 86_399) / 86_400
         let secondsOfDay = total - days * 86_400
         let (year, month, day) = civilFromDays(days)

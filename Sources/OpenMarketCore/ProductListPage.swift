@@ -13,9 +13,11 @@ public struct ProductListPage: Sendable, Equatable, Decodable {
     public var hasNext: Bool
     public var hasPrev: Bool
     public var pages: [ProductListItem]
+    /// The products of this page that could not be read (never hiding the readable ones).
+    public var unreadable: [UnreadableProduct]
 
     public init(pageNo: Int, itemsPerPage: Int, totalCount: Int, offset: Int, limit: Int, lastPage: Int,
-                hasNext: Bool, hasPrev: Bool, pages: [ProductListItem]) {
+                hasNext: Bool, hasPrev: Bool, pages: [ProductListItem], unreadable: [UnreadableProduct] = []) {
         self.pageNo = pageNo
         self.itemsPerPage = itemsPerPage
         self.totalCount = totalCount
@@ -25,6 +27,7 @@ public struct ProductListPage: Sendable, Equatable, Decodable {
         self.hasNext = hasNext
         self.hasPrev = hasPrev
         self.pages = pages
+        self.unreadable = unreadable
     }
 
     /// What a 204 answer (a page past the end, or an empty result) means: no items. The API does
@@ -60,8 +63,8 @@ public struct ProductListPage: Sendable, Equatable, Decodable {
         lastPage = try json.int(names(3))
         hasNext = try json.bool(names(4))
         hasPrev = try json.bool(names(5))
-        var items: [ProductListItem] = []
-        for item in try json.objects(APIKeys.pages) { items.append(try ProductListItem(reading: item)) }
-        pages = items
+        (pages, unreadable) = try json.eachProduct(APIKeys.pages, idKeys: APIKeys.id) { (item) throws(OpenMarketError) in
+            try ProductListItem(reading: item)
+        }
     }
 }

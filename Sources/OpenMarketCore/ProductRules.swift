@@ -168,7 +168,6 @@ public enum ProductRules {
 
     /// `5000` for whole amounts, `12.5` otherwise.
     static func formatNumber(_ value: Double) -> String {
-        if value.rounded() == value, abs(value) < 1e15 { return String(Int(value)) }
-        return String(value)
+        WholeNumber.plainDigits(value) ?? String(value)
     }
 }

@@ -7,10 +7,13 @@ public struct V1ListPage: Sendable, Equatable, Decodable {
 
     public var page: Int
     public var items: [V1ListItem]
+    /// The items of this page that could not be read (never hiding the readable ones).
+    public var unreadable: [UnreadableProduct]
 
-    public init(page: Int, items: [V1ListItem]) {
+    public init(page: Int, items: [V1ListItem], unreadable: [UnreadableProduct] = []) {
         self.page = page
         self.items = items
+        self.unreadable = unreadable
     }
 
     /// For `JSONDecoder` users: the same reading as `init(reading:)` (see `DecodableModel`).
@@ -19,8 +22,8 @@ public struct V1ListPage: Sendable, Equatable, Decodable {
     /// The one decoder of this model's fields.
     init(reading json: JSONObjectReader) throws(OpenMarketError) {
         page = try json.int(V1Keys.page)
-        var items: [V1ListItem] = []
-        for item in try json.objects(V1Keys.items) { items.append(try V1ListItem(reading: item)) }
-        self.items = items
+        (items, unreadable) = try json.eachProduct(V1Keys.items, idKeys: V1Keys.id) { (item) throws(OpenMarketError) in
+            try V1ListItem(reading: item)
+        }
     }
 }

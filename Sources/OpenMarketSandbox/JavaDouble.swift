@@ -1,3 +1,5 @@
+import OpenMarketCore
+
 /// Formats a Double the way Java's `Double.toString` did on the real server (Jackson wrote
 /// doubles with it): always a fraction (`50000.0`), and "computerized scientific notation" outside
 /// 10^-3 ≤ |x| < 10^7 (`6.0E7`, `5.99995E7`, `1.0E-4`). Digits are the shortest that round-trip.
@@ -7,7 +9,7 @@ enum JavaDouble {
         if value == 0 { return value.sign == .minus ? "-0.0" : "0.0" }
         // Fast path for the common case (whole amounts below 10^7): "50000.0".
         if value.magnitude >= 1 && value.magnitude < 1e7 && value.rounded(.towardZero) == value {
-            return String(Int(value)) + ".0"
+            return (WholeNumber.plainDigits(value) ?? String(value)) + ".0"
         }
         let sign = value < 0 ? "-" : ""
         let magnitude = value.magnitude

@@ -18,8 +18,10 @@ final class MediaDatabase: Sendable {
 
     /// `fileNamesQuery` selects every media file name a row holds: the sweep keeps those.
     init(directory: URL, databaseFileName: String, mediaFolderName: String, schema: String, label: String,
-         privateFile: Bool = false, fileNamesQuery: String) throws {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+         privateFile: Bool = true, fileNamesQuery: String) throws {
+        // DATA holds secrets: a folder this creates is its owner's alone.
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
         media = try MediaDirectory(root: directory.appendingPathComponent(mediaFolderName))
         let database = try WALDatabase(path: directory.appendingPathComponent(databaseFileName).path, schema: schema,
                                        label: label, privateFile: privateFile)

@@ -18,7 +18,7 @@ struct MediaDirectory: Sendable {
 
     init(root: URL) throws {
         self.root = root
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
 
     /// The path of a stored file, or nil when `name` is not one of our generated names

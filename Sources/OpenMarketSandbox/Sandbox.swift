@@ -16,6 +16,7 @@ public final class Sandbox: Sendable {
     /// The sandbox's own folder under DATA/uploads (large uploads are spooled there); claiming it
     /// removes what a killed process left.
     private let scratch: ScratchFolder
+    private let hostCheck: SandboxHostCheck
 
     /// Opens (or creates) the store in the data folder, sets up the vendors and, when the store
     /// is empty and `seed` > 0, adds the sample products. Does not listen yet.
@@ -35,7 +36,7 @@ public final class Sandbox: Sendable {
             throw SandboxStartupError("\(error)")
         }
         let spool = try? scratch.subfolder("spool")
-        let router: Router
+        var router: Router
         if configuration.dialect == .v1 {
             // The 2021 API: its own store beside the v2 one; vendors exist but play no part.
             let items: V1Store
@@ -60,6 +61,9 @@ public final class Sandbox: Sendable {
             api.spoolDirectory = spool
             router = api.router()
         }
+        hostCheck = SandboxHostCheck(listeningHost: configuration.host, port: configuration.port,
+                                     allowed: configuration.allowedHosts)
+        router.middlewares.insert(hostCheck.middleware, at: 0)
         var serverConfiguration = ServerConfiguration()
         serverConfiguration.host = configuration.host
         serverConfiguration.port = configuration.port
@@ -71,9 +75,13 @@ public final class Sandbox: Sendable {
     /// Starts listening; returns the real port (useful with port 0).
     public func start() throws -> Int {
         let port = try server.start()
+        hostCheck.listening(on: port)
         base.value = Self.url(host: configuration.host, port: port)
         return port
     }
+
+    /// Answers requests naming `hostAndPort` too (a proxy in front of the sandbox, in tests).
+    public func allowHost(_ hostAndPort: String) { hostCheck.allow(hostAndPort) }
 
     /// "http://host:port" of the listener (the configured port until `start()`).
     public var baseURL: URL { URL(string: base.value)! }

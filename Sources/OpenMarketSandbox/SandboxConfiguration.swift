@@ -21,6 +21,8 @@ public struct SandboxConfiguration: Sendable {
     /// Sees every request's log entry (method, route, status) instead of the log; tests count
     /// with it what really reached the API.
     public var requestObserver: (@Sendable (AccessLogEntry) -> Void)?
+    /// `Host` values (`name:port`) answered besides the sandbox's own loopback names and port.
+    public var allowedHosts: [String] = []
 
     public init(dataDirectory: URL) {
         self.dataDirectory = dataDirectory

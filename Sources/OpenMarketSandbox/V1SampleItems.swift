@@ -1,4 +1,5 @@
 import Foundation
+import OpenMarketCore
 
 /// `--seed N` in v1: the same varied samples as v2 (`SampleProducts`), shaped for v1: whole
 /// prices, a discount only on some, registration dates one minute apart, all with one password
@@ -22,10 +23,10 @@ enum V1SampleItems {
                     written.append(name)
                     files.append(name)
                 }
-                let price = max(1, Int(draft.fields.price.rounded()))
+                let price = max(1, WholeNumber.clamped(draft.fields.price))
                 items.append(V1ItemRecord(
                     id: 0, title: draft.fields.name, descriptions: draft.fields.description, price: price, currency: draft.fields.currency,
-                    stock: draft.fields.stock, discountedPrice: draft.fields.discountedPrice > 0 ? min(price, Int(draft.fields.discountedPrice)) : nil,
+                    stock: draft.fields.stock, discountedPrice: draft.fields.discountedPrice > 0 ? min(price, WholeNumber.clamped(draft.fields.discountedPrice)) : nil,
                     password: password, registrationDate: start + Double(index) * 60 + 0.25, imageFiles: files))
             }
             try store.media.syncEverything()

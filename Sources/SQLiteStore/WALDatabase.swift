@@ -13,12 +13,19 @@ public final class WALDatabase: Sendable {
     public let path: String
 
     /// Opens (or creates) `path` and applies `schema` (idempotent `CREATE … IF NOT EXISTS`).
-    /// `privateFile`: a new file is created readable by its owner only (it may hold secrets).
-    public init(path: String, schema: String, label: String, privateFile: Bool = false) throws {
+    /// `privateFile` (the default): the file is readable by its owner only, 0600 — the databases
+    /// hold vendor secrets and password hashes. A new file is created so; an existing one (and its
+    /// `-wal`/`-shm`, which SQLite creates with the database's mode) is made so.
+    public init(path: String, schema: String, label: String, privateFile: Bool = true) throws {
         self.path = path
-        if privateFile, !FileManager.default.fileExists(atPath: path) {
-            guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
-                throw SQLiteError(code: 0, message: "cannot create \(path)")
+        if privateFile {
+            if !FileManager.default.fileExists(atPath: path) {
+                guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+                    throw SQLiteError(code: 0, message: "cannot create \(path)")
+                }
+            }
+            for file in [path, path + "-wal", path + "-shm"] where FileManager.default.fileExists(atPath: file) {
+                try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file)
             }
         }
         let writeConnection = try SQLiteConnection(path: path)

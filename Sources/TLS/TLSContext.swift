@@ -26,6 +26,12 @@ public final class TLSContext: @unchecked Sendable {
         guard let handle = SSL_CTX_new(TLS_server_method()) else { throw TLSError.openSSL("cannot create a TLS context") }
         let context = TLSContext(handle: handle, isServer: true)
         try context.applyCommonSettings()
+        // TLS 1.2 offers AEAD suites with forward secrecy only (ECDHE with AES-GCM or
+        // ChaCha20-Poly1305): no CBC (padding oracles, Lucky13), no static RSA key exchange.
+        // TLS 1.3's suites are all AEAD and stay as OpenSSL sets them.
+        guard SSL_CTX_set_cipher_list(handle, Self.tls12ServerCiphers) == 1 else {
+            throw TLSError.openSSL("cannot restrict the TLS 1.2 cipher suites")
+        }
         ERR_clear_error()
         guard FileManager.default.isReadableFile(atPath: certificateFile) else {
             throw TLSError("cannot read the TLS certificate file \(certificateFile)")
@@ -68,6 +74,11 @@ public final class TLSContext: @unchecked Sendable {
         guard om_ssl_ctx_offer_http11(handle) == 0 else { throw TLSError.openSSL("cannot set ALPN") }
         return context
     }
+
+    /// The TLS 1.2 suites a server offers.
+    static let tls12ServerCiphers = "ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256:"
+        + "ECDHE-ECDSA-AES256-GCM-SHA384:ECDHE-RSA-AES256-GCM-SHA384:"
+        + "ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305"
 
     private func applyCommonSettings() throws(TLSError) {
         guard om_ssl_ctx_set_min_proto_version(handle, om_tls1_2_version) == 1 else {

@@ -196,6 +196,11 @@ public final class TLSSession {
     /// "TLSv1.3" or "TLSv1.2".
     public var protocolVersion: String { String(cString: SSL_get_version(ssl)) }
 
+    /// The negotiated cipher suite's OpenSSL name ("" before the handshake).
+    public var cipherName: String {
+        SSL_get_current_cipher(ssl).flatMap { SSL_CIPHER_get_name($0) }.map { String(cString: $0) } ?? ""
+    }
+
     /// The protocol chosen by ALPN ("http/1.1"), nil when the client offered none.
     public var negotiatedProtocol: String? {
         var data: UnsafePointer<UInt8>?

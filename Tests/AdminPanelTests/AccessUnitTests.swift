@@ -22,14 +22,24 @@ import Testing
         #expect(limiter.retryAfter("a", now: start + 600) == nil)        // t=0 left the window
     }
 
-    @Test func limiterKeysAreBoundedWithoutResettingAnyone() {
+    @Test func aFullLimiterDropsItsOldestKeysInsteadOfRefusingNewcomers() {
         let start = Date(timeIntervalSince1970: 0)
-        var limiter = ReservingLimiter(limit: 1, window: 60, maxKeys: 2)
-        limiter.take("a", id: 1, now: start)
-        limiter.take("b", id: 2, now: start)
-        #expect(limiter.retryAfter("c", now: start) == 60)             // full: a new key waits, nobody is forgotten
-        #expect(limiter.retryAfter("a", now: start) == 60)
-        #expect(limiter.retryAfter("c", now: start + 61) == nil)        // expired keys make room
+        var limiter = ReservingLimiter(limit: 2, window: 600, maxKeys: 10)
+        // "locked" reaches its limit first (the oldest key), then a flood of made-up names fills the table.
+        limiter.take("locked", id: 1, now: start)
+        limiter.take("locked", id: 2, now: start)
+        for index in 0..<9 { limiter.take("flood-\(index)", id: 10 + index, now: start + Double(index + 1)) }
+        #expect(limiter.retryAfter("newcomer", now: start + 20) == nil)   // full, yet a newcomer never waits
+        for index in 9..<200 {
+            let time = start + Double(index + 1)
+            #expect(limiter.retryAfter("flood-\(index)", now: time) == nil)
+            limiter.take("flood-\(index)", id: 10 + index, now: time)
+        }
+        // The table stayed bounded, and the locked name is still locked (unlocked keys went first).
+        #expect(limiter.remaining("locked", now: start + 300) == 0)
+        #expect(limiter.retryAfter("locked", now: start + 300) != nil)
+        #expect(limiter.remaining("flood-0", now: start + 300) == 2)      // the oldest unlocked keys were dropped
+        #expect(limiter.retryAfter("locked", now: start + 601) == nil)    // and expiry still frees it
     }
 
     @Test func concurrentReservationsNeverExceedEitherLimit() async {
@@ -105,6 +115,13 @@ import Testing
         #expect(!tokens.isValid(nil, browserKey: browser) && !tokens.isValid(tokens.token(for: browser), browserKey: nil))
         #expect(!tokens.isValid(tokens.token(for: "short"), browserKey: "short"))
         #expect(!FormTokens(key: Array(repeating: 8, count: PanelCrypto.keyByteCount)).isValid(tokens.token(for: browser), browserKey: browser))
+        // Signed in, the token is bound to the session too: a signed-out pair, or another
+        // session's token, is refused with it.
+        let session = "session-hash-a"
+        #expect(tokens.isValid(tokens.token(for: browser, session: session), browserKey: browser, session: session))
+        #expect(!tokens.isValid(tokens.token(for: browser), browserKey: browser, session: session))
+        #expect(!tokens.isValid(tokens.token(for: browser, session: "session-hash-b"), browserKey: browser, session: session))
+        #expect(!tokens.isValid(tokens.token(for: browser, session: session), browserKey: browser))
 
         let flash = FlashCookie(key: key)
         let cookie = flash.cookie("Saved “머그컵 <b>”.")

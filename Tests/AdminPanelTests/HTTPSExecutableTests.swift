@@ -54,6 +54,10 @@ import Glibc
         let plain = try await Self.shell("curl -sS -i http://127.0.0.1:\(first.port)/products")
         #expect(plain.hasPrefix("HTTP/1.1 400"))
         #expect(plain.contains("https://127.0.0.1:\(first.port)/"))
+        // Only allowed names are linked: a foreign Host is not echoed.
+        let foreign = try await Self.shell("curl -sS -i -H 'Host: evil.example:\(first.port)' http://127.0.0.1:\(first.port)/products")
+        #expect(foreign.hasPrefix("HTTP/1.1 400"))
+        #expect(!foreign.contains("evil.example"), "\(foreign)")
         #expect(try await Exe.stop(first.child) == 0)
 
         let (second, fingerprintAgain) = try await offPool { try Self.start(data: data) }

@@ -215,3 +215,25 @@ extension RawClient {
         }) ?? false
     }
 }
+
+/// The plain-HTTP 400 page on an HTTPS port links only to the server's own names.
+@Suite struct PlainHTTPRefusalTests {
+    static func page(host: String, hosts: PlainHTTPHosts?) -> String {
+        let head = Array("GET / HTTP/1.1\r\nHost: \(host)\r\n\r\n".utf8)
+        return String(decoding: PlainHTTPRefusal.response(requestHead: head, localPort: 8443, hosts: hosts), as: UTF8.self)
+    }
+
+    @Test func onlyAllowedHostsAreNamed() {
+        let hosts = PlainHTTPHosts(fallback: "console.lan") { host, port in
+            port == 8443 && ["console.lan:8443", "192.168.0.9:8443"].contains(host)
+        }
+        #expect(Self.page(host: "192.168.0.9:8443", hosts: hosts).contains("https://192.168.0.9:8443/"))
+        let foreign = Self.page(host: "evil.example:8443", hosts: hosts)
+        #expect(foreign.hasPrefix("HTTP/1.1 400"))
+        #expect(!foreign.contains("evil.example"))
+        #expect(foreign.contains("https://console.lan:8443/"))
+        #expect(!Self.page(host: "<script>", hosts: hosts).contains("<script>"))
+        // Without an allow-list (a bare server) a plausible name is still echoed, as before.
+        #expect(Self.page(host: "box.example:8443", hosts: nil).contains("https://box.example:8443/"))
+    }
+}

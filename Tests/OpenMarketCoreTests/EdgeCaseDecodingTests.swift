@@ -83,28 +83,43 @@ import Testing
         #expect(page.pages[0].stock == 3)
     }
 
-    @Test func aFractionalStockNamesItsPath() {
-        let failure = undecodable { () throws(OpenMarketError) in
-            _ = try OpenMarketJSON.decodeListPage(Self.v2aPage([Self.item(), Self.item(["stock": "2.5"], id: 2)]))
-        }
-        #expect(failure?.path == "pages[1].stock")
+    // One unreadable product in a list never fails the page: it becomes a placeholder naming
+    // its id and the member that could not be read, and the others are read as usual.
+
+    @Test func aFractionalStockNamesItsField() throws {
+        let page = try OpenMarketJSON.decodeListPage(Self.v2aPage([Self.item(), Self.item(["stock": "2.5"], id: 2)]))
+        #expect(page.pages.count == 1)
+        #expect(page.unreadable == [UnreadableProduct(id: 2, field: "stock", reason: "expected a whole number, found 2.5")])
     }
 
-    @Test func aWrongTypeNamesItsPath() {
-        let failure = undecodable { () throws(OpenMarketError) in
-            _ = try OpenMarketJSON.decodeListPage(Self.v2aPage([Self.item(), Self.item(), Self.item(),
-                                                                Self.item(["price": #""cheap""#], id: 4)]))
-        }
-        #expect(failure?.path == "pages[3].price")
-        #expect(failure?.reason == "expected a number")
+    @Test func aWrongTypeNamesItsField() throws {
+        let page = try OpenMarketJSON.decodeListPage(Self.v2aPage([Self.item(), Self.item(), Self.item(),
+                                                                   Self.item(["price": #""cheap""#], id: 4)]))
+        #expect(page.pages.count == 3)
+        #expect(page.unreadable == [UnreadableProduct(id: 4, field: "price", reason: "expected a number")])
     }
 
-    @Test func aMissingKeyNamesItsPath() {
-        let failure = undecodable { () throws(OpenMarketError) in
-            _ = try OpenMarketJSON.decodeListPage(Self.v2aPage([Self.item(["thumbnail": nil])]))
-        }
-        #expect(failure?.path == "pages[0].thumbnail")
-        #expect(failure?.reason == "missing")
+    @Test func aMissingKeyNamesItsField() throws {
+        let page = try OpenMarketJSON.decodeListPage(Self.v2aPage([Self.item(["thumbnail": nil])]))
+        #expect(page.pages.isEmpty)
+        #expect(page.unreadable.first?.field == "thumbnail")
+        #expect(page.unreadable.first?.reason == "missing")
+    }
+
+    @Test func hostileValuesMakeOnlyTheirProductUnreadable() throws {
+        let odd: [(String, String)] = [
+            ("price", "1e400"), ("price", "-1e400"), ("stock", "99999999999999999999"), ("name", "12"),
+            ("stock", "1.5"), ("created_at", #""2022-13-45""#), ("id", #""seven""#), ("currency", "null"),
+            ("name", #""\ud800 lone""#),
+        ]
+        let items = [Self.item()] + odd.enumerated().map { Self.item([$1.0: $1.1], id: $0 + 10) } + ["null", "[]", "7"]
+        let page = try OpenMarketJSON.decodeListPage(Self.v2aPage(items))
+        // The lone surrogate is repaired (U+FFFD), not refused: that product is readable.
+        #expect(page.pages.count == 2)
+        #expect(page.pages.contains { $0.name.contains("\u{FFFD}") })
+        #expect(page.unreadable.count == odd.count - 1 + 3)
+        #expect(page.unreadable.filter { $0.id == nil }.count == 4)
+        #expect(page.unreadable.contains(UnreadableProduct(id: 10, field: "price", reason: "a number beyond any amount")))
     }
 
     @Test func aMissingImageURLNamesItsPath() {
@@ -134,18 +149,20 @@ import Testing
         #expect(failure?.reason.contains("yesterday") == true)
     }
 
-    @Test func anUnknownCurrencyNamesItsPath() {
-        let failure = undecodable { () throws(OpenMarketError) in
-            _ = try OpenMarketJSON.decodeListPage(Self.v2aPage([Self.item(["currency": #""JPY""#])]))
-        }
-        #expect(failure?.path == "pages[0].currency")
+    @Test func anUnknownCurrencyNamesItsField() throws {
+        let page = try OpenMarketJSON.decodeListPage(Self.v2aPage([Self.item(["currency": #""JPY""#])]))
+        #expect(page.unreadable.first?.field == "currency")
     }
 
-    @Test func nullWhereAValueIsRequired() {
+    @Test func nullWhereAValueIsRequired() throws {
+        let page = try OpenMarketJSON.decodeListPage(Self.v2aPage([Self.item(["name": "null"])]))
+        #expect(page.unreadable.first?.field == "name")
+        // In a detail the same value fails the answer, naming the path.
         let failure = undecodable { () throws(OpenMarketError) in
-            _ = try OpenMarketJSON.decodeListPage(Self.v2aPage([Self.item(["name": "null"])]))
+            _ = try OpenMarketJSON.decodeDetail(Data(String(decoding: Self.detail(), as: UTF8.self)
+                .replacingOccurrences(of: #""name": "Mug""#, with: #""name": null"#).utf8))
         }
-        #expect(failure?.path == "pages[0].name")
+        #expect(failure?.path == "name")
     }
 
     @Test(arguments: ["", "not json", "[1, 2]", "<html>Bad Gateway</html>", "{\"page_no\": 1"])

@@ -141,13 +141,17 @@ import Testing
     @Test func imageURLsFollowTheHostTheClientUsed() async throws {
         try await withSandbox { harness in
             let id = try await harness.registerProduct()
-            func detail(host: String) async throws -> String {
+            func answer(host: String) async throws -> RawResponse {
                 let request = "GET /api/products/\(id) HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n\r\n"
-                return try await RawHTTP.send(port: harness.port, bytes: Data(request.utf8)).text
+                return try await RawHTTP.send(port: harness.port, bytes: Data(request.utf8))
             }
-            #expect(try await detail(host: "192.168.0.7:8081").contains("\"url\":\"http://192.168.0.7:8081/media/"))
-            // A Host that is no plausible address is not copied into URLs.
-            #expect(try await detail(host: "evil\"host").contains("\"url\":\"http://127.0.0.1:\(harness.port)/media/"))
+            func detail(host: String) async throws -> String { try await answer(host: host).text }
+            #expect(try await detail(host: "localhost:\(harness.port)").contains("\"url\":\"http://localhost:\(harness.port)/media/"))
+            #expect(try await detail(host: "127.0.0.1:\(harness.port)").contains("\"url\":\"http://127.0.0.1:\(harness.port)/media/"))
+            // Any other Host is refused before anything is read (DNS rebinding), 421.
+            for foreign in ["192.168.0.7:8081", "evil\"host", "rebind.example:\(harness.port)", "127.0.0.1:1", "localhost"] {
+                #expect(try await answer(host: foreign).status == 421, "\(foreign) was answered")
+            }
         }
     }
 

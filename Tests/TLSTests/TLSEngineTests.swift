@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import TLS
+import COpenSSL
 
 /// A fresh folder under the temporary directory, removed by the caller.
 func temporaryFolder(_ label: String) -> URL {
@@ -172,5 +173,35 @@ func readAll(_ session: TLSSession) -> String {
         let garbage: [UInt8] = [0x16, 0x03, 0x01, 0x00, 0x05, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]
         let outcome = garbage.withUnsafeBytes { bytes in server.receive(bytes) { server.handshake() } }
         guard case .failed = outcome else { Issue.record("expected a failure, got \(outcome)"); return }
+    }
+}
+
+/// TLS 1.2 offers AEAD suites only: a client that speaks nothing but CBC (or static RSA) gets
+/// no handshake; AES-GCM and ChaCha20-Poly1305 clients do.
+@Suite struct TLSCipherSuiteTests {
+    static func handshake(clientCiphers: String) throws -> (ok: Bool, version: String, cipher: String) {
+        let folder = temporaryFolder("ciphers")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let files = try SelfSignedCertificate.ensure(in: folder, names: ["localhost"])
+        let serverContext = try TLSContext.server(certificateFile: files.certificateFile, keyFile: files.keyFile)
+        let clientContext = try TLSContext.client(trustedCertificateFiles: [files.certificateFile], systemTrust: false)
+        #expect(om_ssl_ctx_set_max_proto_version(clientContext.handle, om_tls1_2_version) == 1)
+        #expect(SSL_CTX_set_cipher_list(clientContext.handle, clientCiphers) == 1)
+        let server = try TLSSession(context: serverContext)
+        let client = try TLSSession(context: clientContext, serverName: "localhost")
+        exchange(client, server) { _ = $0.handshake() }
+        return (client.isHandshakeComplete && server.isHandshakeComplete, client.protocolVersion, client.cipherName)
+    }
+
+    @Test(arguments: ["ECDHE-ECDSA-AES128-SHA", "ECDHE-ECDSA-AES256-SHA384", "ECDHE-ECDSA-AES128-SHA256",
+                      "AES128-SHA:AES256-SHA:AES128-GCM-SHA256", "ECDHE-ECDSA-AES256-SHA:ECDHE-RSA-AES128-SHA"])
+    func cbcAndStaticRSASuitesAreRefused(ciphers: String) throws {
+        #expect(try Self.handshake(clientCiphers: ciphers).ok == false, "\(ciphers) was accepted")
+    }
+
+    @Test(arguments: ["ECDHE-ECDSA-AES128-GCM-SHA256", "ECDHE-ECDSA-AES256-GCM-SHA384", "ECDHE-ECDSA-CHACHA20-POLY1305"])
+    func aeadSuitesAreAccepted(ciphers: String) throws {
+        let result = try Self.handshake(clientCiphers: ciphers)
+        #expect(result.ok && result.version == "TLSv1.2" && result.cipher == ciphers, "\(result)")
     }
 }

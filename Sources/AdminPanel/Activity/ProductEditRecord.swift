@@ -6,7 +6,7 @@ extension ProductChanges {
     func activityChanges(from current: ProductDetail, thumbnailID currentThumbnail: Int?) -> [ActivityEntry.FieldChange] {
         var out: [ActivityEntry.FieldChange] = []
         func number(_ value: Double) -> String {
-            value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+            WholeNumber.plainDigits(value) ?? String(value)
         }
         if let name { out.append(.init(field: "name", old: current.name, new: name)) }
         if let description { out.append(.init(field: "description", old: current.description, new: description)) }

@@ -37,7 +37,14 @@ public final class AdminPanel: Sendable {
         // Handlers start on their connection's loop: no thread hand-off per request. They never
         // block it: SQLite, password hashing and staged files run on threads of their own.
         serverConfiguration.runHandlersOnEventLoops = true
-        if let tls = configuration.tls { serverConfiguration.transportFactory = TLSTransport.factory(context: tls) }
+        if let tls = configuration.tls {
+            // The plain-HTTP 400 page links only to the panel's own names.
+            let allowList = app.hostAllowList
+            let loopback: Set<String> = ["127.0.0.1", "localhost", "[::1]"]
+            let fallback = allowList.ownNames.first { !loopback.contains($0) } ?? "localhost"
+            serverConfiguration.transportFactory = TLSTransport.factory(
+                context: tls, plainHTTPHosts: PlainHTTPHosts(fallback: fallback) { allowList.allows(host: $0, port: $1) })
+        }
         serverConfiguration.limits.maxConnections = configuration.maxConnections
         if let write = configuration.accessLog {
             serverConfiguration.accessLog = { entry in write(entry.line) }

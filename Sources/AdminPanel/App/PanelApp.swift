@@ -39,6 +39,7 @@ final class PanelApp: Sendable {
     let catalog: CatalogSync
     let catalogDatabase: CatalogDatabase
     let newestCheck: NewestProductCheck
+    let apiHealth: APIHealthProbe
     let bulkGauge = ConcurrencyGauge()
     let database: PanelDatabase
     let activity: ActivityLog
@@ -135,6 +136,7 @@ final class PanelApp: Sendable {
         catalog = CatalogSync(client: client, copy: copy, database: catalogDatabase,
                               interval: configuration.catalogSyncInterval, now: configuration.now)
         newestCheck = NewestProductCheck(client: client, maxAge: 5)
+        apiHealth = APIHealthProbe(client: client, maxAge: APIHealthProbe.defaultMaxAge, now: configuration.now)
         do {
             sales = try SaleStore(database: database)
         } catch {
@@ -220,7 +222,7 @@ final class PanelApp: Sendable {
             flash = flashCookie.message(request)
             cookies.append(.expired(FlashCookie.cookieName))
         }
-        let session = SessionSnapshot(id: browserKey ?? "", csrfToken: browserKey.map(formTokens.token(for:)) ?? "",
+        let session = SessionSnapshot(id: browserKey ?? "", csrfToken: browserKey.map { formTokens.token(for: $0, session: identity.sessionHash) } ?? "",
                                       signedIn: identity.signedIn, person: identity.person, role: identity.role,
                                       sessionHash: identity.sessionHash)
         return Visit(session: session, flash: flash, cookies: cookies, localizer: localizer(for: request),
@@ -254,7 +256,8 @@ final class PanelApp: Sendable {
     /// stored session and survives restarts. (The Origin header is checked earlier, for every POST.)
     func requireCSRF(_ request: HTTPRequest, formToken: String?) async throws -> SessionSnapshot {
         let visit = await visit(request, create: false, takeFlash: false)
-        guard let session = visit.session, formTokens.isValid(formToken, browserKey: FormTokens.browserKey(request)) else {
+        guard let session = visit.session,
+              formTokens.isValid(formToken, browserKey: FormTokens.browserKey(request), session: session.sessionHash) else {
             throw PageFailure(status: 403, heading: "failure_csrf_heading", message: "failure_csrf_message")
         }
         return session

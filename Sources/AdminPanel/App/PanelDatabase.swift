@@ -14,7 +14,9 @@ final class PanelDatabase: Sendable {
 
     init(directory: URL) throws {
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            // DATA holds secrets: created for its owner alone (0700).
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
         } catch {
             throw PanelStartupError("the data folder \(directory.path) cannot be created: \(error.localizedDescription)")
         }

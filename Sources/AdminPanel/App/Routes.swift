@@ -1,4 +1,5 @@
 import HTTPServer
+import OpenMarketCore
 
 extension PanelApp {
     /// The panel's routes (docs/architecture.md, "Routes"), wrapped so every response carries the security headers.
@@ -6,7 +7,7 @@ extension PanelApp {
         var router = Router()
         if configuration.tls != nil { router.use(HTTPSHeaders.middleware) }
         router.use(SecurityHeaders.middleware)
-        router.use(RetryAfter.middleware(fallback: Int(configuration.deleteAttemptWindow.rounded(.up))))
+        router.use(RetryAfter.middleware(fallback: WholeNumber.clamped(configuration.deleteAttemptWindow, rounding: .up)))
         router.use(hostCheckMiddleware())
         router.use(originCheckMiddleware())
         router.use(accessControlMiddleware())

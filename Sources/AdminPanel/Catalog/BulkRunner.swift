@@ -68,7 +68,7 @@ struct BulkRunner: Sendable {
     private func apply(_ action: BulkSelection.Action, to product: CatalogProduct) async -> Outcome {
         gauge.enter()
         defer { gauge.leave() }
-        var outcome = Outcome(id: product.id, name: product.name, done: false, reason: "")
+        var outcome = Outcome(id: product.id, name: DisplayBounds.name(product.name), done: false, reason: "")
         do throws(OpenMarketError) {
             switch action {
             case .delete(let password):

@@ -49,7 +49,7 @@ struct BulkSelection: Sendable {
         case "set-stock":
             guard let text = value("stock"), let amount = AmountText.parse(text), amount == amount.rounded(),
                   amount >= 0, amount <= 1_000_000_000 else { throw .invalid("bulk_error_stock") }
-            let stock = Int(amount)
+            let stock = WholeNumber.clamped(amount)
             return .setStock(stock)
         case "set-discount":
             guard let text = value("discounted_price"), let discount = ProductFormValues.number(text),

@@ -23,7 +23,7 @@ enum CatalogCSV {
     static func amount(_ value: Double, _ currency: Currency) -> String {
         guard value.isFinite else { return "" }
         switch currency {
-        case .KRW: return value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+        case .KRW: return WholeNumber.plainDigits(value) ?? String(value)
         case .USD: return String(format: "%.2f", value)
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import OpenMarketCore
 
 /// The local copy of the catalog in memory: the products by id, and a snapshot of them with
 /// every order computed, rebuilt on the first read after a change.
@@ -21,6 +22,8 @@ final class CatalogCopy: @unchecked Sendable {
     private var generation = 0
     private var snapshotCache: CatalogSnapshot?
     private var syncedAtValue: Date?
+    /// The products the last sync could not read (kept in memory only: the next sync reads them again).
+    private var unreadableValue: [UnreadableProduct] = []
 
     init() {}
 
@@ -43,7 +46,7 @@ final class CatalogCopy: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if let snapshotCache { return snapshotCache }
-        let built = CatalogSnapshot(Array(products.values))
+        let built = CatalogSnapshot(Array(products.values), unreadable: unreadableValue)
         snapshotCache = built
         return built
     }
@@ -76,8 +79,13 @@ final class CatalogCopy: @unchecked Sendable {
 
     /// Replaces the copy with a full scan of the API that started at `generation`: new and
     /// changed products are stored, missing ones removed, the panel's later writes kept.
-    func applySync(_ scanned: [CatalogProduct], startedAt start: Int, fetchedAt: Date) -> Changes {
+    func applySync(_ scanned: [CatalogProduct], unreadable: [UnreadableProduct] = [], startedAt start: Int,
+                   fetchedAt: Date) -> Changes {
         lock.withLock {
+            if unreadable != unreadableValue {
+                unreadableValue = unreadable
+                snapshotCache = nil
+            }
             var changes = Changes()
             var seen = Set<Int>()
             seen.reserveCapacity(scanned.count)

@@ -1,4 +1,5 @@
 import Foundation
+import OpenMarketCore
 
 /// An immutable picture of the local catalog with every sort order computed once, so a page of
 /// any view is one pass over an order with the view's filter: no lock, no database, no copying
@@ -8,9 +9,13 @@ final class CatalogSnapshot: Sendable {
     /// For each sort, the indexes into `products` in that order.
     private let orders: [CatalogSort: [Int32]]
     let newestID: Int?
+    /// Products the API sent that could not be read: shown as such on the first page of every
+    /// view (they have no values to sort or filter by), never hiding the others.
+    let unreadable: [UnreadableProduct]
 
-    init(_ products: [CatalogProduct]) {
+    init(_ products: [CatalogProduct], unreadable: [UnreadableProduct] = []) {
         self.products = products
+        self.unreadable = unreadable
         var orders: [CatalogSort: [Int32]] = [:]
         let byID = products.indices.sorted { products[$0].id > products[$1].id }.map { Int32($0) }
         orders[.newest] = byID

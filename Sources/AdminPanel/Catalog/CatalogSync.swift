@@ -19,6 +19,8 @@ actor CatalogSync {
     }
 
     static let pageSize = 100
+    /// At most this many pages a sync (100,000 products).
+    static let maxPages = 1_000
 
     let copy: CatalogCopy
     private let client: OpenMarketClient
@@ -104,7 +106,7 @@ actor CatalogSync {
         background = Task { [interval] in
             while !Task.isCancelled {
                 let wait = self.nextWait(interval)
-                try? await Task.sleep(for: .milliseconds(Int(wait * 1000)))
+                try? await Task.sleep(for: .milliseconds(WholeNumber.milliseconds(wait)))
                 if Task.isCancelled { break }
                 guard self.recentlyUsed() else { continue }
                 await self.sync()
@@ -131,8 +133,8 @@ actor CatalogSync {
         let generation = copy.currentGeneration
         let fetchedAt = now()
         do {
-            let scanned = try await scan()
-            let changes = copy.applySync(scanned, startedAt: generation, fetchedAt: fetchedAt)
+            let (scanned, unreadable) = try await scan()
+            let changes = copy.applySync(scanned, unreadable: unreadable, startedAt: generation, fetchedAt: fetchedAt)
             try? await database?.persist(changes, syncedAt: fetchedAt)
             failures = 0
             failure = nil
@@ -152,23 +154,31 @@ actor CatalogSync {
 
     /// Every page, newest first. When the total changed while reading (a product added or
     /// deleted shifts the pages), reads again, at most three times, so nothing is skipped.
-    private func scan() async throws -> [CatalogProduct] {
+    /// Unreadable products are kept as placeholders, never failing the scan. The page count is
+    /// the API's word, so it is bounded by what its total can fill (and by `maxPages`): a hostile
+    /// `last_page` cannot keep a sync asking forever.
+    private func scan() async throws -> (products: [CatalogProduct], unreadable: [UnreadableProduct]) {
         var attempt = 0
         while true {
             attempt += 1
             let seenAt = now()
             let first = try await client.listProducts(page: 1, itemsPerPage: Self.pageSize)
             var items = first.pages
+            var unreadable = first.unreadable
             var lastTotal = first.totalCount
-            if first.lastPage > 1 {
-                for page in 2...first.lastPage {
+            let pagesForTotal = max(0, first.totalCount) / Self.pageSize + 1
+            let lastPage = min(first.lastPage, pagesForTotal, Self.maxPages)
+            if lastPage > 1 {
+                for page in 2...lastPage {
                     let next = try await client.listProducts(page: page, itemsPerPage: Self.pageSize)
                     items += next.pages
-                    lastTotal = next.pages.isEmpty ? lastTotal : next.totalCount
+                    unreadable += next.unreadable
+                    let empty = next.pages.isEmpty && next.unreadable.isEmpty
+                    lastTotal = empty ? lastTotal : next.totalCount
                 }
             }
             if lastTotal == first.totalCount || attempt >= 3 {
-                return items.map { CatalogProduct($0, seenAt: seenAt) }
+                return (items.map { CatalogProduct($0, seenAt: seenAt) }, unreadable)
             }
         }
     }

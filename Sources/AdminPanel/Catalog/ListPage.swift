@@ -17,7 +17,12 @@ enum ListLinks {
 /// gaps ("…") where pages are skipped — so the neighbouring pages and both ends are always one
 /// click away.
 enum Pagination {
+    /// Page numbers come from the API too (`page_no`, `last_page`): beyond this they are clamped,
+    /// so the arithmetic around them (`current + 2`) cannot overflow.
+    static let maxPage = 1_000_000
+
     static func numbers(current: Int, last: Int) -> [Int?] {
+        let last = min(last, maxPage), current = min(max(current, 1), maxPage)
         guard last > 1 else { return [] }
         var wanted = Set([1, last])
         for n in (current - 2)...(current + 2) where n >= 1 && n <= last { wanted.insert(n) }
@@ -32,6 +37,7 @@ enum Pagination {
     }
 
     static func templateValue(current: Int, last: Int, hasPrev: Bool, hasNext: Bool, query: CatalogQuery) -> TemplateValue {
+        let last = min(last, maxPage), current = min(max(current, 1), maxPage)
         guard last > 1 || hasPrev || hasNext else { return .null }
         let pages: [TemplateValue] = numbers(current: current, last: max(last, current)).map { number in
             guard let number else { return .object(["gap": true]) }
@@ -80,7 +86,8 @@ extension PanelApp {
             context["pagination"] = products.isEmpty ? .null : Pagination.templateValue(
                 current: listing.pageNo, last: listing.lastPage, hasPrev: listing.hasPrev,
                 hasNext: listing.hasNext, query: query)
-            context["empty"] = products.isEmpty ? Self.emptyState(query, l) : .null
+            context["empty"] = products.isEmpty && listing.unreadable.isEmpty ? Self.emptyState(query, l) : .null
+            context["unreadable"] = UnreadableProducts.templateValue(listing.unreadable, l)
             context["copy"] = .null
             newestKnown = [catalog.copy.snapshot().newestID, query.page == 1 ? listing.pages.first?.id : nil]
                 .compactMap { $0 }.max()
@@ -102,11 +109,13 @@ extension PanelApp {
             context["pagination"] = products.isEmpty ? .null : Pagination.templateValue(
                 current: result.pageNo, last: result.lastPage, hasPrev: result.pageNo > 1,
                 hasNext: result.pageNo < result.lastPage, query: query)
-            context["empty"] = products.isEmpty ? Self.emptyState(query, l, searchOnlyCount: {
+            let unreadable = result.pageNo == 1 ? snapshot.unreadable : []
+            context["empty"] = products.isEmpty && unreadable.isEmpty ? Self.emptyState(query, l, searchOnlyCount: {
                 var searchOnly = query.cleared
                 searchOnly.search = query.search
                 return snapshot.page(searchOnly, ownVendorID: ownVendor).totalCount
             }) : .null
+            context["unreadable"] = UnreadableProducts.templateValue(unreadable, l)
             context["copy"] = copyStatusValue(status, l)
             newestKnown = snapshot.newestID
         }
@@ -257,7 +266,7 @@ extension PanelApp {
     /// "How old is this copy" for a page built from it, with a warning when syncing fails.
     func copyStatusValue(_ status: CatalogSync.Status, _ l: Localizer) -> TemplateValue {
         let now = configuration.now()
-        let age = status.syncedAt.map { max(0, Int(now.timeIntervalSince($0))) } ?? 0
+        let age = status.syncedAt.map { max(0, WholeNumber.clamped(now.timeIntervalSince($0), rounding: .down)) } ?? 0
         let ageText = Self.ageText(age, l)
         var fields: [String: TemplateValue] = [
             "age_seconds": .int(age),
@@ -265,7 +274,7 @@ extension PanelApp {
         ]
         if let failure = status.failure {
             var arguments = ["failure": l(failure), "age": ageText]
-            let retry = status.retryAt.map { max(1, Int($0.timeIntervalSince(now).rounded(.up))) }
+            let retry = status.retryAt.map { max(1, WholeNumber.clamped($0.timeIntervalSince(now), rounding: .up)) }
             if let retry { arguments["seconds"] = l.number(retry) }
             fields["warning"] = .object(["message": .string(l(retry == nil ? "catalog_copy_warning" : "catalog_copy_warning_retry", arguments))])
         } else {

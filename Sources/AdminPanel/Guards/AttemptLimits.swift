@@ -1,4 +1,5 @@
 import Foundation
+import OpenMarketCore
 
 /// At most `limit` attempts per key within a sliding `window`, where an attempt takes its slot
 /// *before* it is checked (a reservation) and gives it back if it turns out not to count (a
@@ -6,7 +7,10 @@ import Foundation
 /// finds five slots taken, whatever their outcome will be.
 ///
 /// A value type; `AttemptGate` keeps it in an actor. The number of keys is bounded: when full,
-/// expired keys are dropped, and if that is not enough a new key is refused (never reset).
+/// expired keys are dropped, then the least recently used ones — keys still under their limit
+/// first, locked keys only when every key is locked — so a flood of made-up names can never
+/// make a newcomer (with a right password) wait, and a locked name stays locked while any
+/// other key can make room.
 struct ReservingLimiter: Sendable {
     let limit: Int
     let window: TimeInterval
@@ -22,20 +26,14 @@ struct ReservingLimiter: Sendable {
     /// Seconds until `key` has a free slot; nil when it has one now.
     func retryAfter(_ key: String, now: Date) -> TimeInterval? {
         let live = (slots[key] ?? []).filter { now.timeIntervalSince($0.time) < window }
-        guard live.count >= limit else {
-            if slots[key] == nil, slots.count >= maxKeys,
-               slots.values.filter({ $0.contains { now.timeIntervalSince($0.time) < window } }).count >= maxKeys {
-                return window
-            }
-            return nil
-        }
+        guard live.count >= limit else { return nil }
         let oldest = live.map(\.time).min() ?? now
         return max(1, window - now.timeIntervalSince(oldest))
     }
 
     /// Takes a slot for `key` (the caller checked `retryAfter` first, in the same actor turn).
     mutating func take(_ key: String, id: Int, now: Date) {
-        if slots[key] == nil, slots.count >= maxKeys { prune(now: now) }
+        if slots[key] == nil, slots.count >= maxKeys { makeRoom(now: now) }
         var live = (slots[key] ?? []).filter { now.timeIntervalSince($0.time) < window }
         live.append((id, now))
         slots[key] = live
@@ -50,8 +48,16 @@ struct ReservingLimiter: Sendable {
         max(0, limit - (slots[key] ?? []).filter { now.timeIntervalSince($0.time) < window }.count)
     }
 
-    private mutating func prune(now: Date) {
+    /// Drops expired keys, then the oldest (by last attempt), unlocked before locked, making
+    /// room for a tenth of the table at once so a flood does not sort the table at every attempt.
+    private mutating func makeRoom(now: Date) {
         slots = slots.filter { entry in entry.value.contains { now.timeIntervalSince($0.time) < window } }
+        guard slots.count >= maxKeys else { return }
+        let excess = slots.count - maxKeys + max(1, maxKeys / 10)
+        let byAge = slots.map { key, entries in
+            (key: key, locked: entries.count >= limit, last: entries.map(\.time).max() ?? now)
+        }.sorted { a, b in a.locked != b.locked ? !a.locked : a.last < b.last }
+        for victim in byAge.prefix(excess) { slots[victim.key] = nil }
     }
 }
 
@@ -107,6 +113,6 @@ actor AttemptGate {
     struct Wait: Error, Sendable, Equatable {
         var seconds: TimeInterval
         /// For the `Retry-After` header: whole seconds, at least 1.
-        var header: String { String(max(1, Int(seconds.rounded(.up)))) }
+        var header: String { String(max(1, WholeNumber.clamped(seconds, rounding: .up))) }
     }
 }

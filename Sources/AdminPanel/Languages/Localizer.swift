@@ -69,9 +69,9 @@ struct Localizer: Sendable {
 
     /// "40 seconds", "7분" — for wait messages.
     func duration(_ interval: TimeInterval) -> String {
-        let seconds = Int(interval.rounded(.up))
+        let seconds = WholeNumber.clamped(interval, rounding: .up)
         if seconds < 60 { return plural("duration_seconds", count: seconds) }
-        return plural("duration_minutes", count: Int((Double(seconds) / 60).rounded(.up)))
+        return plural("duration_minutes", count: seconds / 60 + (seconds % 60 == 0 ? 0 : 1))
     }
 
     /// A rule issue in this language. Issues of the core's rules and the form's parsing carry a

@@ -1,4 +1,5 @@
 import Foundation
+import OpenMarketCore
 import HTMLTemplates
 import HTTPServer
 

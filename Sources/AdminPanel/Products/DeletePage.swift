@@ -76,8 +76,8 @@ extension PanelApp {
             await catalogRemove(id)
             await forgetMedia(of: deleted)
             await activity.record(ActivityEntry(session, request, action: "delete", productID: id,
-                                                detail: ActivityDetail("deleted", ["product_name": deleted.name]).stored))
-            return await redirect(to: back ?? "/products", flash: l("flash_deleted", ["name": deleted.name]), session: session)
+                                                detail: ActivityDetail("deleted", ["product_name": DisplayBounds.name(deleted.name)]).stored))
+            return await redirect(to: back ?? "/products", flash: l("flash_deleted", ["name": DisplayBounds.name(deleted.name)]), session: session)
         } catch .unauthorized {
             await activity.record(ActivityEntry(session, request, action: "delete-refused", productID: id,
                                                 detail: ActivityDetail(configuration.api.dialect == .v1 ? "wrong_product_password" : "wrong_vendor_password").stored))
@@ -125,12 +125,12 @@ extension PanelApp {
             "back": back.map { .object(["url": .string($0)]) } ?? .null,
             "product_url": .string(productURL),
             "cancel_url": .string(back ?? productURL),
-            "delete_heading": .string(l("delete_heading", ["name": product.name])),
+            "delete_heading": .string(l("delete_heading", ["name": DisplayBounds.name(product.name)])),
             "trash_note": .object(["text": .string(l("safety_delete_trash_note", ["days": l.number(configuration.trashDays)]))]),
-            "summary": .string(l("delete_summary", ["name": product.name, "price": l.money(price, product.currency),
+            "summary": .string(l("delete_summary", ["name": DisplayBounds.name(product.name), "price": l.money(price, product.currency),
                                                     "stock": l.number(product.stock)])),
             "id": .int(product.id),
-            "name": .string(product.name),
+            "name": .string(DisplayBounds.name(product.name)),
             "price": .string(Money.format(price, product.currency)),
             "stock": .int(product.stock),
             "thumbnail": product.images.isEmpty ? .null : .object(["src": presenter.imageSource(product.thumbnail)]),
@@ -139,7 +139,7 @@ extension PanelApp {
             "password_error": passwordError.map { .object(["message": .string($0)]) } ?? .null,
             "locked": locked.map { .object(["message": .string($0)]) } ?? .null,
         ]
-        return try page("product_delete", title: l("delete_title", ["name": product.name]), context: context, visit: visit,
+        return try page("product_delete", title: l("delete_title", ["name": DisplayBounds.name(product.name)]), context: context, visit: visit,
                         section: .products, status: status)
     }
 }

@@ -35,7 +35,7 @@ extension PanelApp {
         context["duplicate_url"] = .string(BackLink.link("/products/\(id)/duplicate", back: back))
         context["alert"] = .null
         context["sales"] = await productSalesSection(product, canManage: canManage, visit: visit, form: saleForm)
-        return try page("product", title: product.name, context: context, visit: visit, section: .products,
+        return try page("product", title: DisplayBounds.name(product.name), context: context, visit: visit, section: .products,
                         status: saleForm == nil ? 200 : 422)
     }
 }

@@ -18,10 +18,26 @@ extension PanelApp {
 
         var accepted: [(filename: String, data: Data, format: ImageFormat)] = []
         var refused: [String] = []
-        for (index, image) in product.images.enumerated() {
+        // A product takes at most five images: only those are fetched, all at once, so the page
+        // answers within one upstream timeout however many images the API lists (500 once
+        // kept this page fetching one by one, never answering).
+        let maxImages = ProductRules.imageCount.upperBound
+        let wanted = Array(product.images.prefix(maxImages))
+        let fetched = await withTaskGroup(of: (Int, FetchedImage).self) { group in
+            for (index, image) in wanted.enumerated() {
+                group.addTask { (index, await self.fetchImage(image.url)) }
+            }
+            var results = [FetchedImage](repeating: .unavailable, count: wanted.count)
+            for await (index, result) in group { results[index] = result }
+            return results
+        }
+        if product.images.count > maxImages {
+            refused.append(l("bounds_duplicate_first_images", ["count": l.number(product.images.count), "max": String(maxImages)]))
+        }
+        for (index, image) in wanted.enumerated() {
             let number = String(index + 1)
             var filename = Self.safeFilename(URL(string: image.url)?.lastPathComponent ?? "image-\(number)")
-            switch await fetchImage(image.url) {
+            switch fetched[index] {
             case .success(var data, var format):
                 // A JPEG or PNG over the limit is made to fit, as on register without JS.
                 if data.count > ProductRules.maxImageBytes, let fitted = try? await shrinkForUpload(data, filename: filename),
@@ -47,7 +63,7 @@ extension PanelApp {
         }
 
         var state = ProductFormState(values: ProductFormValues(product: product, thumbnailID: nil))
-        state.values.name = String((l("duplicate_name", ["name": product.name])).prefix(ProductRules.nameLength.upperBound))
+        state.values.name = String((l("duplicate_name", ["name": DisplayBounds.name(product.name)])).prefix(ProductRules.nameLength.upperBound))
         state.back = BackLink.validated(request.query["back"])
         if !accepted.isEmpty {
             state.staged = try? await staging.stage(token: nil, owner: session.id, adding: accepted, removing: [])
@@ -55,12 +71,12 @@ extension PanelApp {
         if !refused.isEmpty {
             state.alert = l("duplicate_refused_intro") + " " + refused.joined(separator: " ")
         }
-        return try page("product_new", title: l("duplicate_title", ["name": product.name]),
+        return try page("product_new", title: l("duplicate_title", ["name": DisplayBounds.name(product.name)]),
                         context: formContext(state, editing: nil, csrfToken: session.csrfToken, l),
                         visit: visit, section: .register)
     }
 
-    enum FetchedImage {
+    enum FetchedImage: Sendable {
         case success(Data, ImageFormat)
         case notAnImage
         case unavailable

@@ -69,8 +69,8 @@ extension PanelApp {
             await catalogRecord(updated)
             await activity.record(ActivityEntry(session, request, action: "edit", productID: id,
                 changes: changes.activityChanges(from: current, thumbnailID: presenter.thumbnailImageID(of: current)),
-                detail: ActivityDetail("edited", ["product_name": updated.name, "currency": updated.currency.rawValue]).stored))
-            return await redirect(to: state.back ?? "/products/\(id)", flash: l("flash_saved", ["name": updated.name]), session: session)
+                detail: ActivityDetail("edited", ["product_name": DisplayBounds.name(updated.name), "currency": updated.currency.rawValue]).stored))
+            return await redirect(to: state.back ?? "/products/\(id)", flash: l("flash_saved", ["name": DisplayBounds.name(updated.name)]), session: session)
         } catch {
             if case .notFound = error { await catalogRemove(id) }
             let status = try ProductFormSubmission.edit.show(error, on: &state, l)
@@ -120,13 +120,13 @@ extension PanelApp {
     /// The edit form (both dialects); `retryAfter` when the API asked to wait.
     func editPage(_ state: ProductFormState, id: Int, visit: Visit, status: Int,
                   retryAfter: TimeInterval? = nil) throws -> HTTPResponse {
-        let name = state.product?.name ?? state.loaded?.name ?? state.values.name
+        let name = DisplayBounds.name(state.product?.name ?? state.loaded?.name ?? state.values.name)
         let l = visit.localizer
         var context = formContext(state, editing: id, csrfToken: visit.session?.csrfToken ?? "", l)
         context["edit_heading"] = .string(l("edit_heading", ["name": name]))
         var response = try page("product_edit", title: l("edit_title", ["name": name]), context: context,
                                 visit: visit, section: .products, status: status)
-        if let retryAfter { response.headers["Retry-After"] = String(Int(retryAfter.rounded(.up))) }
+        if let retryAfter { response.headers["Retry-After"] = String(WholeNumber.clamped(retryAfter, rounding: .up)) }
         return response
     }
 }

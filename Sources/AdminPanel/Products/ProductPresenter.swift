@@ -39,10 +39,10 @@ struct ProductPresenter: Sendable {
         let source = imageSource(item.thumbnail)
         fields["id"] = .int(item.id)
         fields["vendor_id"] = .int(item.vendorID)
-        fields["name"] = .string(item.name)
+        fields["name"] = .string(DisplayBounds.name(item.name))
         fields["vendor"] = .string(vendorLabel(id: item.vendorID, name: item.vendorName, ownVendorID: ownVendorID, l))
         fields["thumbnail"] = source == .null ? .null : .object(["src": source])
-        fields["description"] = item.description.map { .object(["text": .string($0)]) } ?? .null
+        fields["description"] = item.description.map { .object(["text": .string(DisplayBounds.text($0, 1_000))]) } ?? .null
         fields["sold_out"] = .bool(item.stock <= 0)
         fields["stock_text"] = .string(stockText(item.stock, l))
         return .object(fields)
@@ -55,6 +55,7 @@ struct ProductPresenter: Sendable {
     }
 
     func detail(_ product: ProductDetail, ownVendorID: Int?, _ l: Localizer) -> [String: TemplateValue] {
+        let product = DisplayBounds.product(product)
         var fields: [String: TemplateValue] = Dictionary(minimumCapacity: 32)
         priceFields(price: product.price, bargainPrice: product.bargainPrice, discountedPrice: product.discountedPrice,
                     currency: product.currency, into: &fields, l)

@@ -83,7 +83,7 @@ actor SaleScheduler {
     private func nap(until wake: Date?) async {
         if wakeRequested { wakeRequested = false; return }
         let seconds = min(maxNap, max(0.01, (wake?.timeIntervalSince(now()) ?? maxNap) + 0.01))
-        let task = Task { _ = try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9)) }
+        let task = Task { _ = try? await Task.sleep(for: .seconds(seconds)) }
         napTask = task
         await task.value
         napTask = nil

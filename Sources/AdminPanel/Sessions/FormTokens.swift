@@ -8,17 +8,22 @@ import HTTPServer
 /// HMAC, so it cannot forge a form; the server keeps no per-visitor state, so a flood of
 /// cookieless requests creates nothing and pushes nobody out. The server key lives in
 /// `panel.sqlite`, so tokens stay valid across restarts.
+///
+/// Signed in, the token is bound to the session as well (`HMAC(server key, cookie | session)`):
+/// a pair of form key and token taken from a signed-out page (or another person's browser) is
+/// worth nothing with someone's session. Signed out, it is bound to the browser key alone.
 struct FormTokens: Sendable {
     static let cookieName = "om_form"
     let key: [UInt8]
 
-    func token(for browserKey: String) -> String {
-        PanelCrypto.hmacHex(key: key, "csrf|" + browserKey)
+    /// `session`: the signed-in session's hash (nil signed out).
+    func token(for browserKey: String, session: String? = nil) -> String {
+        PanelCrypto.hmacHex(key: key, "csrf|" + browserKey + "|" + (session.map { "session:" + $0 } ?? "signed-out"))
     }
 
-    func isValid(_ formToken: String?, browserKey: String?) -> Bool {
+    func isValid(_ formToken: String?, browserKey: String?, session: String? = nil) -> Bool {
         guard let formToken, let browserKey, PanelCrypto.isToken(browserKey) else { return false }
-        return Secrets.equal(formToken, token(for: browserKey))
+        return Secrets.equal(formToken, token(for: browserKey, session: session))
     }
 
     /// The browser's key from its cookie, when well-formed.

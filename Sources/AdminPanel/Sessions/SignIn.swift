@@ -1,4 +1,5 @@
 import Foundation
+import OpenMarketCore
 import HTMLTemplates
 import HTTPServer
 
@@ -57,7 +58,7 @@ extension PanelApp {
         await people.touch(person.name)
         await activity.record(ActivityEntry(person: person.name, address: request.remoteAddress, action: "sign-in", detail: detail))
         var response = HTTPResponse.redirect(to: location, status: 303)
-        response.setCookie(SetCookie(name: SessionStore.cookieName, value: id, maxAge: Int(sessions.absoluteLimit),
+        response.setCookie(SetCookie(name: SessionStore.cookieName, value: id, maxAge: WholeNumber.clamped(sessions.absoluteLimit),
                                      sameSite: .lax))
         return response
     }

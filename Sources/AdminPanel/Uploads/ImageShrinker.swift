@@ -49,8 +49,8 @@ enum ImageShrinker {
         var resizedScale = -1.0
         for _ in 0..<24 {
             if scale != resizedScale {
-                let width = max(1, Int((Double(source.width) * scale).rounded()))
-                let height = max(1, Int((Double(source.height) * scale).rounded()))
+                let width = max(1, WholeNumber.clamped(Double(source.width) * scale))
+                let height = max(1, WholeNumber.clamped(Double(source.height) * scale))
                 resized = source.scaled(toWidth: width, height: height)
                 // Later, smaller steps start from this one (a fifth less each time).
                 (source, scale, resizedScale) = (resized, 1, 1)

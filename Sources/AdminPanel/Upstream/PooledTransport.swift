@@ -35,7 +35,7 @@ struct PooledTransport: HTTPTransport {
         do {
             answer = try await client.send(method: request.method, url: request.url,
                                            headers: request.headers.map { ($0.name, $0.value) },
-                                           body: request.body, timeout: .milliseconds(Int(request.timeout * 1000)))
+                                           body: request.body, timeout: .milliseconds(WholeNumber.clamped(request.timeout * 1000)))
         } catch let error as HTTPClientError {
             throw Self.translate(error)
         }

@@ -14,7 +14,7 @@ enum Money {
     /// A number as an `<input type="number">` value: no grouping, no needless ".0".
     static func inputValue(_ amount: Double) -> String {
         guard amount.isFinite else { return "" }
-        if amount == amount.rounded(), abs(amount) < 1e15 { return String(Int64(amount)) }
+        if let digits = WholeNumber.plainDigits(amount) { return digits }
         let cents = (amount * 100).rounded() / 100
         var text = String(cents)
         if text.contains("e") || text.contains("E") { text = String(format: "%.2f", cents) }
@@ -25,10 +25,11 @@ enum Money {
     /// (it runs for every price on every list page).
     static func grouped(_ amount: Double, fractionDigits: Int) -> String {
         guard amount.isFinite, abs(amount) < 9e15 else { return amount.isFinite ? String(format: "%.\(fractionDigits)f", amount) : "–" }
-        let scale: Int64 = fractionDigits == 0 ? 1 : 100
-        let scaled = Int64((abs(amount) * Double(scale)).rounded())
+        let scale = fractionDigits == 0 ? 1 : 100
+        // Below 9e15 × 100 the scaled amount fits an Int; the guard above keeps it there.
+        let scaled = WholeNumber.clamped(abs(amount) * Double(scale))
         var whole = scaled / scale
-        let fraction = Int(scaled % scale)
+        let fraction = scaled % scale
         var reversed: [UInt8] = []
         reversed.reserveCapacity(32)
         var digits = 0

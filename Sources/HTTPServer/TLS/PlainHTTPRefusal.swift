@@ -1,10 +1,25 @@
 import Foundation
 
+/// The names the plain-HTTP 400 page may link to: a server's allow-list, and the name to show
+/// when the request's `Host` is not on it.
+public struct PlainHTTPHosts: Sendable {
+    /// Whether `host` (`name:port`) is one of the server's own names for `port`.
+    public var allows: @Sendable (_ host: String, _ port: Int) -> Bool
+    public var fallback: String
+
+    public init(fallback: String, allows: @escaping @Sendable (_ host: String, _ port: Int) -> Bool) {
+        self.allows = allows
+        self.fallback = fallback
+    }
+}
+
 /// The answer to a plain-HTTP request that reached the HTTPS port: a 400 page naming the
-/// `https://` address to use instead.
+/// `https://` address to use instead — one of the server's own names, never whatever `Host`
+/// the request carried (a link to a name of someone else's choosing, on our page).
 enum PlainHTTPRefusal {
-    static func response(requestHead: [UInt8], localPort: Int) -> [UInt8] {
-        let name = hostName(in: requestHead) ?? "localhost"
+    static func response(requestHead: [UInt8], localPort: Int, hosts: PlainHTTPHosts? = nil) -> [UInt8] {
+        var name = hostName(in: requestHead) ?? hosts?.fallback ?? "localhost"
+        if let hosts, !hosts.allows("\(name):\(localPort)", localPort) { name = hosts.fallback }
         let url = "https://\(name):\(localPort)/"
         let body = """
             <!doctype html>

@@ -27,14 +27,18 @@ public final class TLSTransport: ConnectionTransport {
     private var plainBytes: [UInt8] = []
     private var plainOffset = 0
 
-    public init(fd: Int32, context: TLSContext) throws {
+    /// Which names the 400 page for plain HTTP may show (nil: any plausible name).
+    private let plainHTTPHosts: PlainHTTPHosts?
+
+    public init(fd: Int32, context: TLSContext, plainHTTPHosts: PlainHTTPHosts? = nil) throws {
         self.fd = fd
+        self.plainHTTPHosts = plainHTTPHosts
         session = try TLSSession(context: context)
     }
 
     /// Wraps every accepted socket of a server in TLS with `context`.
-    public static func factory(context: TLSContext) -> ConnectionTransportFactory {
-        { fd in try TLSTransport(fd: fd, context: context) }
+    public static func factory(context: TLSContext, plainHTTPHosts: PlainHTTPHosts? = nil) -> ConnectionTransportFactory {
+        { fd in try TLSTransport(fd: fd, context: context, plainHTTPHosts: plainHTTPHosts) }
     }
 
     public var canSendFile: Bool { false }
@@ -205,7 +209,7 @@ public final class TLSTransport: ConnectionTransport {
             case .failed(let code): failed = true; return .failed(code)
             }
         }
-        plainBytes = PlainHTTPRefusal.response(requestHead: plainBytes, localPort: Socket.localPort(fd))
+        plainBytes = PlainHTTPRefusal.response(requestHead: plainBytes, localPort: Socket.localPort(fd), hosts: plainHTTPHosts)
         plainOffset = 0
         mode = .refused
         return flushRefusal() == .done ? .closed : .wouldBlock

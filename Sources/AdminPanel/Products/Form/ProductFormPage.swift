@@ -70,9 +70,9 @@ extension PanelApp {
             context["submit_label"] = .string(l("edit_submit"))
             context["cancel_url"] = .string(state.back ?? "/products/\(productID)")
             context["product_id"] = .int(productID)
-            context["product_name"] = .string(state.product?.name ?? state.loaded?.name ?? state.values.name)
+            context["product_name"] = .string(DisplayBounds.name(state.product?.name ?? state.loaded?.name ?? state.values.name))
             let chosen = Int(state.values.thumbnailID)
-            let images = state.product?.images ?? []
+            let images = (state.product?.images ?? []).prefix(DisplayBounds.images)
             context["images"] = .list(images.enumerated().map { index, image in
                 .object([
                     "id": .int(image.id),

@@ -27,8 +27,9 @@ struct ProductFormValues: Sendable, Equatable {
 
     /// The values of a product as the edit form shows them.
     init(product: ProductDetail, thumbnailID: Int?) {
-        name = product.name
-        description = product.description
+        // As much as a page shows: the rules allow far less, and a field left as shown is not sent.
+        name = DisplayBounds.name(product.name)
+        description = DisplayBounds.description(product.description)
         price = Money.inputValue(product.price)
         currency = product.currency.rawValue
         discountedPrice = Money.inputValue(product.discountedPrice)

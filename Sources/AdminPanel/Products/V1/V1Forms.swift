@@ -97,8 +97,8 @@ extension PanelApp {
         }
         if !uploads.isEmpty { changes.images = uploads }
         let currentItem = V1ItemDetail(id: id, title: current.name, descriptions: current.description,
-                                       price: Int(current.price), currency: current.currency, stock: current.stock,
-                                       discountedPrice: current.discountedPrice > 0 ? Int(current.discountedPrice) : nil,
+                                       price: WholeNumber.clamped(current.price), currency: current.currency, stock: current.stock,
+                                       discountedPrice: current.discountedPrice > 0 ? WholeNumber.clamped(current.discountedPrice) : nil,
                                        thumbnails: [], images: [], registrationDate: current.createdAt)
         issues = Self.merged(issues, changes.validate(current: currentItem))
         guard issues.isEmpty else {
@@ -132,9 +132,9 @@ extension PanelApp {
             if let staged { await staging.discard(token: staged.token) }
             await activity.record(ActivityEntry(session, request, action: "edit", productID: id,
                                                 changes: Self.v1ActivityChanges(changes, from: current),
-                                                detail: ActivityDetail("edited", ["product_name": updated.title,
+                                                detail: ActivityDetail("edited", ["product_name": DisplayBounds.name(updated.title),
                                                                                   "currency": updated.currency.rawValue]).stored))
-            return await redirect(to: "/products/\(id)", flash: l("flash_saved", ["name": updated.title]), session: session)
+            return await redirect(to: "/products/\(id)", flash: l("flash_saved", ["name": DisplayBounds.name(updated.title)]), session: session)
         } catch .unauthorized {
             let remaining = await deleteGate.remaining(session.person, Self.panelWide)
             if remaining == 0, let wait = await deleteGate.retryAfter(session.person, Self.panelWide) {
@@ -158,11 +158,11 @@ extension PanelApp {
     /// A whole amount for v1 (which takes no fractions), or an issue on the field.
     static func wholeMoney(_ value: Double, field: String, code: String, into issues: inout [FieldIssue]) -> Int? {
         guard value.isFinite else { return nil }   // unreadable: the parse issue says so already
-        guard value == value.rounded(), abs(value) < 9e15 else {
+        guard value == value.rounded(), abs(value) < 9e15, let whole = WholeNumber.exact(value) else {
             issues.append(FieldIssue(field: field, message: "Enter a whole number: this store takes no fractions.", code: code))
             return nil
         }
-        return Int(value)
+        return whole
     }
 
     /// The activity row's changes: each changed field old → new, and the image count when the
