@@ -48,7 +48,7 @@ public func fuzzPanelAnswers(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt
     // One language and one view per input, chosen by its bytes: every page is still fuzzed over a
     // run, and an input costs one render of each page, not eighteen (executions per second matter).
     let pick = bytes.reduce(0) { $0 &+ Int($1) }
-    let l = Localizer(catalog: app.catalogs[Language.allCases[pick % Language.allCases.count]])
+    let l = Localizer(catalog: app.stringCatalogs[Language.allCases[pick % Language.allCases.count]])
     let query = views[pick % views.count]
     let started = Date()
 
