@@ -26,6 +26,9 @@ final class Connection: EventLoopClient, @unchecked Sendable {
     var idleLink = IdleLink()
     var parser: RequestParser
     var writer = ResponseWriter()
+    /// Set while a synchronous answer is flushed from inside the parse loop, which then goes on
+    /// to the next request itself (no nested `process`).
+    var answeringSynchronously = false
     /// What epoll is currently asked to report (a cache of the registration, derived from the
     /// state by `updateInterest`).
     private var registered: (read: Bool, write: Bool) = (true, false)

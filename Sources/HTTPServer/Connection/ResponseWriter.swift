@@ -63,6 +63,20 @@ struct ResponseWriter {
         return .queued(size: size)
     }
 
+    /// Queues a regular file known to have `size` bytes; false (nothing queued) when it cannot be
+    /// opened or its size changed, so a precomputed Content-Length never lies.
+    mutating func queueFile(path: String, size: Int) -> Bool {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) == size else {
+            Glibc.close(fd)
+            return false
+        }
+        file = (fd, 0, size)
+        return true
+    }
+
     mutating func openStream() { stream = .open(waiter: nil) }
 
     /// Parks the stream's producer until the buffer drained.
