@@ -46,7 +46,7 @@ extension Connection {
                                                          keepAlive: exchange.after == .keepAlive,
                                                          version: head.version, into: &writer)
         if sendsBody {
-            if let data = file.file.data { writer.append(data) }
+            if let data = file.file.data { writer.appendShared(data) }   // one sendmsg with the head, no copy
             exchange.bytesSent = size
         }
         // The caller's parse loop goes on to a pipelined request: no nested one from here.
