@@ -23,7 +23,7 @@ import Testing
             return response
         }
         router.staticFiles(prefix: "/static/", files: try StaticFiles(root: tree.root),
-                           admits: { $0.headers["Host"] == "panel" }, decorate: { addHeaders(&$0) })
+                           admitsHost: { $0 == "panel" }, decorate: { addHeaders(&$0) })
         return router
     }
 
@@ -82,7 +82,7 @@ import Testing
         try await withServer(try Self.router(tree, middlewareRuns: runs)) { _, port in
             let client = try await RawClient.connect(port: port)
             let cases: [(String, Int)] = [
-                ("GET /static/a.txt HTTP/1.1\r\nHost: elsewhere\r\n\r\n", 200),   // refused by `admits`
+                ("GET /static/a.txt HTTP/1.1\r\nHost: elsewhere\r\n\r\n", 200),   // refused by `admitsHost`
                 ("GET /static/missing.txt HTTP/1.1\r\nHost: panel\r\n\r\n", 404),
                 ("GET /static/.env HTTP/1.1\r\nHost: panel\r\n\r\n", 404),
                 ("GET /static/escape HTTP/1.1\r\nHost: panel\r\n\r\n", 404),   // a symlink out of the root
@@ -97,6 +97,13 @@ import Testing
                 #expect(response.status == status, "\(request)")
                 #expect(runs.value == expected + 1, "\(request) went through the middlewares")
             }
+            // An admitted Host is remembered per connection, and only that one.
+            try await client.send("GET /static/a.txt HTTP/1.1\r\nHost: panel\r\n\r\n")
+            #expect(try await client.readResponse().status == 200)
+            #expect(runs.value == cases.count)
+            try await client.send("GET /static/a.txt HTTP/1.1\r\nHost: elsewhere\r\n\r\n")
+            #expect(try await client.readResponse().status == 200)
+            #expect(runs.value == cases.count + 1)
         }
     }
 

@@ -8,8 +8,10 @@ extension PanelApp {
     /// when serving HTTPS — are applied once per file version, in the middlewares' order.
     func registerStaticFiles(into router: inout Router) {
         let servesHTTPS = configuration.tls != nil
-        router.staticFiles(prefix: "/static/", files: staticFiles, admits: { [self] head in
-            guard let host = head.headers["Host"], !host.isEmpty else { return false }
+        router.staticFiles(prefix: "/static/", files: staticFiles, admitsHost: { [self] host in
+            // The same answer for the same Host, as the route requires: the allow-list and the
+            // port are fixed once the panel listens.
+            guard let host, !host.isEmpty else { return false }
             return hostAllowList.allows(host: host, port: listeningPort.value)
         }, decorate: { response in
             // The innermost middleware applies first: SecurityHeaders, then HTTPSHeaders.

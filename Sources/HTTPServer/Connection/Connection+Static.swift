@@ -11,13 +11,22 @@ extension Connection {
         for index in routes.indices {
             guard let relativePath = Self.plainPath(head.target, under: routes[index].prefix) else { continue }
             let route = routes[index]
-            guard route.admits(head) else { return false }
+            guard admits(host: head.headers["Host"], route: route) else { return false }
             let now = time(nil)
             guard let file = home.staticHeads(route: index, of: routes.count).head(for: relativePath, route: route, now: now)
             else { return false }
             return answer(head, with: file, route: route)
         }
         return false
+    }
+
+    /// Asks the route about a Host it has not admitted on this connection yet (clients send the
+    /// same Host on every request of a connection: one check, then a string comparison).
+    private func admits(host: String?, route: StaticRoute) -> Bool {
+        if let host, host == admittedHost { return true }
+        guard route.admitsHost(host) else { return false }
+        admittedHost = host
+        return true
     }
 
     private func answer(_ head: RequestHead, with file: StaticHead, route: StaticRoute) -> Bool {

@@ -4,7 +4,7 @@ import Foundation
 /// closures, a response head precomputed per file (see `StaticHeadCache`).
 ///
 /// The fast path only takes the plain case — GET or HEAD, no body, a path of unreserved
-/// characters, a file that exists, a request `admits` accepts. Everything else (a percent
+/// characters, a file that exists, a Host `admitsHost` accepts. Everything else (a percent
 /// escape, a missing file, another method, a refused Host) goes through the ordinary route
 /// registered alongside, with the middlewares, so every unusual answer stays what it was.
 struct StaticRoute: Sendable {
@@ -13,20 +13,22 @@ struct StaticRoute: Sendable {
     /// For the access log, like the ordinary route's.
     let template: String
     let files: StaticFiles
-    let admits: @Sendable (RequestHead) -> Bool
+    let admitsHost: @Sendable (String?) -> Bool
     let decorate: @Sendable (inout HTTPResponse) -> Void
 }
 
 extension Router {
     /// Serves `files` under `prefix` (`/static/`) for GET and HEAD.
     ///
-    /// - `admits`: checks a request must pass to be answered synchronously (a Host allow-list);
-    ///   a request it refuses goes through the middlewares like any other.
+    /// - `admitsHost`: the one check a request must pass to be answered synchronously (a Host
+    ///   allow-list; nil when the request has no Host); a request it refuses goes through the
+    ///   middlewares like any other. It must give the same answer for the same Host: each
+    ///   connection remembers the last Host it admitted.
     /// - `decorate`: what the middlewares add to a static answer (security headers), applied
     ///   once per file version to the precomputed 200 and 304 heads. It must do exactly what the
     ///   middlewares do to such a response, so both paths send the same bytes.
     public mutating func staticFiles(prefix: String, files: StaticFiles,
-                                     admits: @escaping @Sendable (RequestHead) -> Bool = { _ in true },
+                                     admitsHost: @escaping @Sendable (String?) -> Bool = { _ in true },
                                      decorate: @escaping @Sendable (inout HTTPResponse) -> Void = { _ in }) {
         precondition(prefix.hasPrefix("/") && prefix.hasSuffix("/"), "a static prefix is /name/: \(prefix)")
         let template = prefix + "{path...}"
@@ -34,6 +36,6 @@ extension Router {
             files.response(for: request.pathParameters["path"] ?? "", request: request)
         }
         staticRoutes.append(StaticRoute(prefix: Array(prefix.utf8), template: template, files: files,
-                                        admits: admits, decorate: decorate))
+                                        admitsHost: admitsHost, decorate: decorate))
     }
 }
