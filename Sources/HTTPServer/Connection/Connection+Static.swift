@@ -12,10 +12,12 @@ extension Connection {
             guard let relativePath = Self.plainPath(head.target, under: routes[index].prefix) else { continue }
             let route = routes[index]
             guard admits(host: head.headers["Host"], route: route) else { return false }
-            let now = time(nil)
-            guard let file = home.staticHeads(route: index, of: routes.count).head(for: relativePath, route: route, now: now)
+            // The Date cache's second doubles as the stat interval's clock (one time() per request).
+            let date = home.dates.currentBytes()
+            guard let file = home.staticHeads(route: index, of: routes.count)
+                .head(for: relativePath, route: route, now: home.dates.second)
             else { return false }
-            return answer(head, with: file, route: route)
+            return answer(head, with: file, route: route, date: date)
         }
         return false
     }
@@ -29,7 +31,7 @@ extension Connection {
         return true
     }
 
-    private func answer(_ head: RequestHead, with file: StaticHead, route: StaticRoute) -> Bool {
+    private func answer(_ head: RequestHead, with file: StaticHead, route: StaticRoute, date: [UInt8]) -> Bool {
         let notModified = head.headers["If-None-Match"].map { EntityTag.matches(ifNoneMatch: $0, etag: file.file.etag) } ?? false
         let sendsBody = !notModified && head.method == "GET"
         let size = file.file.stamp.size
@@ -51,7 +53,7 @@ extension Connection {
             inputEnded: parser.inputEnded, bufferedBytes: parser.bufferedByteCount, responseConnection: nil,
             delimitedByClose: false)
         state = .writing(exchange)
-        (notModified ? file.notModified : file.ok).write(date: home.dates.currentBytes(),
+        (notModified ? file.notModified : file.ok).write(date: date,
                                                          keepAlive: exchange.after == .keepAlive,
                                                          version: head.version, into: &writer)
         if sendsBody {
