@@ -38,6 +38,27 @@ public enum Socket {
         }
     }
 
+    /// Writes two buffers with one `sendmsg` (a response head and a body kept elsewhere), so
+    /// neither is copied into the other; partial writes are reported as for `write`.
+    public static func write(_ fd: Int32, _ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer) -> IOResult {
+        var parts = [iovec(iov_base: UnsafeMutableRawPointer(mutating: first.baseAddress), iov_len: first.count),
+                     iovec(iov_base: UnsafeMutableRawPointer(mutating: second.baseAddress), iov_len: second.count)]
+        return parts.withUnsafeMutableBufferPointer { vector in
+            var message = msghdr()
+            message.msg_iov = vector.baseAddress
+            message.msg_iovlen = 2
+            while true {
+                let n = sendmsg(fd, &message, Int32(MSG_NOSIGNAL))
+                if n >= 0 { return .done(n) }
+                switch errno {
+                case EINTR: continue
+                case EAGAIN, EWOULDBLOCK: return .wouldBlock
+                default: return .failed(errno)
+                }
+            }
+        }
+    }
+
     /// Sends up to `count` bytes of `file` from `offset` without copying through user space.
     public static func sendFile(_ fd: Int32, file: Int32, offset: inout Int, count: Int) -> IOResult {
         while true {

@@ -50,6 +50,14 @@ import Glibc
         let cookies = page.split(separator: "\r\n").filter { $0.lowercased().hasPrefix("set-cookie:") }
         #expect(!cookies.isEmpty)
         #expect(cookies.allSatisfy { $0.hasSuffix("; Secure") || $0.contains("; Secure;") }, "\(cookies)")
+        // Static files, answered on the event loop without the middlewares, carry HSTS too: the
+        // same answer as through the middlewares (`%61` spells `a` and takes the ordinary route).
+        let fast = try await Self.shell("curl -sS -i --cacert \(certificate) https://localhost:\(first.port)/static/app.css")
+        let ordinary = try await Self.shell("curl -sS -i --cacert \(certificate) https://localhost:\(first.port)/static/%61pp.css")
+        let withoutDate = { (answer: String) in answer.split(separator: "\r\n").filter { !$0.hasPrefix("Date:") } }
+        #expect(fast.hasPrefix("HTTP/1.1 200"), "\(fast.prefix(300))")
+        #expect(fast.contains("Strict-Transport-Security: max-age=31536000"))
+        #expect(withoutDate(fast) == withoutDate(ordinary))
         // Plain HTTP on the same port: a 400 naming the https:// address.
         let plain = try await Self.shell("curl -sS -i http://127.0.0.1:\(first.port)/products")
         #expect(plain.hasPrefix("HTTP/1.1 400"))

@@ -34,9 +34,7 @@ extension PanelApp {
         router.get("/media/{path...}") { [self] request in try await mediaFile(request) }
         router.get("/healthz") { [self] request in try await health(request) }
         registerSalesRoutes(into: &router)
-        router.get("/static/{path...}") { [self] request in
-            staticFiles.response(for: request.pathParameters["path"] ?? "", request: request)
-        }
+        registerStaticFiles(into: &router)
         router.get("/login", pageHandler { app, request in try await app.loginForm(request) })
         router.post("/login", bodyLimit: 16 * 1024, pageHandler { app, request in try await app.login(request) })
         router.post("/logout", bodyLimit: 16 * 1024, pageHandler { app, request in try await app.logout(request) })

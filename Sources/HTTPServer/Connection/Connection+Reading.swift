@@ -120,6 +120,7 @@ extension Connection {
 
     /// A head arrived: route it and start its handler.
     private func begin(_ head: RequestHead) {
+        if answerStatically(head) { return }
         let router = context.router
         guard let target = RequestTarget(head.target) else {
             return sendError(status: 400, reason: "Bad request target")
@@ -173,6 +174,6 @@ extension Connection {
         let now = monotonicNanos()
         state = .readingHead(since: now, headStarted: parser.isIdle ? nil : now)
         writer.reset()
-        process()
+        if !answeringSynchronously { process() }
     }
 }

@@ -26,6 +26,11 @@ final class Connection: EventLoopClient, @unchecked Sendable {
     var idleLink = IdleLink()
     var parser: RequestParser
     var writer = ResponseWriter()
+    /// Set while a synchronous answer is flushed from inside the parse loop, which then goes on
+    /// to the next request itself (no nested `process`).
+    var answeringSynchronously = false
+    /// The last Host the static route admitted on this connection (see `admits(host:route:)`).
+    var admittedHost: String?
     /// What epoll is currently asked to report (a cache of the registration, derived from the
     /// state by `updateInterest`).
     private var registered: (read: Bool, write: Bool) = (true, false)

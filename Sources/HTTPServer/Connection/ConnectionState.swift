@@ -76,13 +76,13 @@ final class Exchange: @unchecked Sendable {
     let framing: BodyFraming
     let body: RequestBody
     let clientKeepAlive: Bool
-    let started = monotonicNanos()
+    let started: UInt64
     var route = "-"
     var reception = BodyReception.receiving
     /// Only ever made harsher (see `AfterResponse`).
     var after = AfterResponse.keepAlive
     /// When the last body byte arrived (the body deadline counts from it).
-    var lastByteAt = monotonicNanos()
+    var lastByteAt: UInt64
     var status = 0
     var bytesSent = 0
 
@@ -92,6 +92,8 @@ final class Exchange: @unchecked Sendable {
         self.framing = framing
         self.body = body
         self.clientKeepAlive = clientKeepAlive
+        started = monotonicNanos()   // one clock read for both: this runs once per request
+        lastByteAt = started
     }
 
     /// Raises the decision about what follows the response (never lowers it).

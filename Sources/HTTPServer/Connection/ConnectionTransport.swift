@@ -33,6 +33,8 @@ public enum TransportResult: Sendable, Equatable {
 public protocol ConnectionTransport: AnyObject {
     func read(into buffer: UnsafeMutableRawBufferPointer) -> TransportResult
     func write(_ bytes: UnsafeRawBufferPointer) -> TransportResult
+    /// `first` then `second`, as one write where the transport can (`.bytes` counts both).
+    func write(_ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer) -> TransportResult
     /// False for TLS: files are then read and sent through `write` instead of `sendfile`.
     var canSendFile: Bool { get }
     /// True when the transport holds bytes to send (handshake records, encrypted data).
@@ -46,6 +48,16 @@ public protocol ConnectionTransport: AnyObject {
 
 extension ConnectionTransport {
     public var isHandshaking: Bool { false }
+
+    /// Two writes: what a transport that must frame its output (TLS records) does anyway.
+    public func write(_ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer) -> TransportResult {
+        let head = first.isEmpty ? .bytes(0) : write(first)
+        guard case .bytes(let n) = head, n == first.count else { return head }
+        switch write(second) {
+        case .bytes(let m): return .bytes(n + m)
+        case let other: return n > 0 ? .bytes(n) : other   // the failure shows at the next write
+        }
+    }
 }
 
 /// Makes the transport for a freshly accepted socket (non-blocking, TCP_NODELAY set). It runs
@@ -66,6 +78,10 @@ public final class PlainTransport: ConnectionTransport {
 
     public func write(_ bytes: UnsafeRawBufferPointer) -> TransportResult {
         Self.result(Socket.write(fd, bytes))
+    }
+
+    public func write(_ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer) -> TransportResult {
+        Self.result(Socket.write(fd, first, second))
     }
 
     public var canSendFile: Bool { true }

@@ -6,6 +6,10 @@ import Foundation
 struct ResponseWriter {
     private var buffer: [UInt8] = []
     private var offset = 0
+    /// Bytes that follow the buffer without being copied into it (a cached file's contents),
+    /// written together with the buffer's rest in one call; `sharedOffset` of them are out.
+    private var shared: Data?
+    private var sharedOffset = 0
     private var file: (fd: Int32, offset: Int, end: Int)?
     /// A streaming body: `open` until its producer ends; the waiter is the producer, parked
     /// until the buffer drained.
@@ -28,7 +32,7 @@ struct ResponseWriter {
     }
 
     /// Bytes queued and not yet taken by the transport.
-    var hasPending: Bool { offset < buffer.count || file != nil }
+    var hasPending: Bool { offset < buffer.count || shared != nil || file != nil }
 
     /// The whole response is out: nothing pending and no stream still producing.
     var isComplete: Bool {
@@ -37,7 +41,17 @@ struct ResponseWriter {
         return true
     }
 
-    mutating func append(_ bytes: some Sequence<UInt8>) { buffer.append(contentsOf: bytes) }
+    mutating func append(_ bytes: some Sequence<UInt8>) {
+        assert(shared == nil, "bytes appended after a shared body would go out before it")
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// Queues `data` after the buffer without copying it (nothing may be appended after it).
+    mutating func appendShared(_ data: Data) {
+        guard !data.isEmpty else { return }
+        shared = data
+        sharedOffset = 0
+    }
 
     /// What became of a file response.
     enum QueuedFile: Equatable {
@@ -61,6 +75,20 @@ struct ResponseWriter {
         let size = Int(info.st_size)
         if send && size > 0 { file = (fd, 0, size) } else { Glibc.close(fd) }
         return .queued(size: size)
+    }
+
+    /// Queues a regular file known to have `size` bytes; false (nothing queued) when it cannot be
+    /// opened or its size changed, so a precomputed Content-Length never lies.
+    mutating func queueFile(path: String, size: Int) -> Bool {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) == size else {
+            Glibc.close(fd)
+            return false
+        }
+        file = (fd, 0, size)
+        return true
     }
 
     mutating func openStream() { stream = .open(waiter: nil) }
@@ -87,7 +115,20 @@ struct ResponseWriter {
                 }
             }
             let step: TransportResult
-            if offset < buffer.count {
+            if let body = shared {
+                step = buffer.withUnsafeBytes { head in
+                    body.withUnsafeBytes { tail in
+                        transport.write(UnsafeRawBufferPointer(rebasing: head[offset...]),
+                                        UnsafeRawBufferPointer(rebasing: tail[sharedOffset...]))
+                    }
+                }
+                if case .bytes(let n) = step {
+                    let fromBuffer = min(n, buffer.count - offset)
+                    offset += fromBuffer
+                    sharedOffset += n - fromBuffer
+                    if sharedOffset >= body.count { shared = nil; sharedOffset = 0 }
+                }
+            } else if offset < buffer.count {
                 step = buffer.withUnsafeBytes { transport.write(UnsafeRawBufferPointer(rebasing: $0[offset...])) }
                 if case .bytes(let n) = step { offset += n }
             } else if let current = file {
@@ -150,6 +191,8 @@ struct ResponseWriter {
         file = nil
         buffer = []
         offset = 0
+        shared = nil
+        sharedOffset = 0
         endStream()
     }
 

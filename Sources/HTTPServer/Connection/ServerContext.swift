@@ -70,6 +70,15 @@ final class ServerLoop: @unchecked Sendable {   // everything but `loop` is touc
     let loop: EventLoop
     let dates = HTTPDateCache()
     let idle = IdleConnections()
+    /// Per static route (`Router.staticRoutes`), made on first use.
+    private var staticHeads: [StaticHeadCache] = []
+    /// The body of every request answered synchronously (there is none).
+    let emptyBody = RequestBody()
+
+    func staticHeads(route index: Int, of count: Int) -> StaticHeadCache {
+        if staticHeads.isEmpty { staticHeads = (0..<count).map { _ in StaticHeadCache() } }
+        return staticHeads[index]
+    }
 
     init(_ loop: EventLoop) { self.loop = loop }
 

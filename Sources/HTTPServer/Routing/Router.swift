@@ -24,6 +24,8 @@ public struct Router: Sendable {
     }
 
     private(set) var routes: [Route] = []
+    /// Prefixes answered on the connection's event loop, before routing (see `StaticRoute`).
+    var staticRoutes: [StaticRoute] = []
     /// Applied in order: the first is the outermost. They also wrap 404 and 405 answers.
     public var middlewares: [Middleware] = [] {
         didSet { rebuildChains() }

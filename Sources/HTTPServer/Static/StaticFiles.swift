@@ -31,15 +31,23 @@ public struct StaticFiles: Sendable {
               let file = resolve(relativePath) else {
             return .text("Not Found\n", status: 404)
         }
+        if let candidates = request.headers["If-None-Match"], EntityTag.matches(ifNoneMatch: candidates, etag: file.etag) {
+            return HTTPResponse(status: 304, headers: headers(for: file, relativePath: relativePath, notModified: true))
+        }
+        return HTTPResponse(status: 200, headers: headers(for: file, relativePath: relativePath, notModified: false),
+                            body: file.data.map { .data($0) } ?? .file(path: file.path))
+    }
+
+    /// The headers of a 200 or 304 answer for `file`, in the order they go out. Shared with the
+    /// synchronous route (`StaticRoute`), which precomputes them: both paths send the same bytes.
+    func headers(for file: ResolvedFile, relativePath: String, notModified: Bool) -> HTTPHeaders {
         var headers = HTTPHeaders()
         headers["ETag"] = file.etag
         headers["Cache-Control"] = cacheControl
-        if let candidates = request.headers["If-None-Match"], EntityTag.matches(ifNoneMatch: candidates, etag: file.etag) {
-            return HTTPResponse(status: 304, headers: headers)
-        }
+        if notModified { return headers }
         headers["Content-Type"] = MediaTypes.forExtension(Self.pathExtension(relativePath))
         headers["X-Content-Type-Options"] = "nosniff"
-        return HTTPResponse(status: 200, headers: headers, body: file.data.map { .data($0) } ?? .file(path: file.path))
+        return headers
     }
 
     /// Refuses every spelling that could step out of the root or name something hidden:
@@ -69,20 +77,22 @@ public struct StaticFiles: Sendable {
         return String(path[path.index(after: dot)...])
     }
 
-    private struct ResolvedFile {
+    struct ResolvedFile {
         var path: String
         var etag: String
         var data: Data?
+        /// The stamp the ETag was computed for (re-checked by the synchronous route).
+        var stamp: FileStamp
     }
 
-    private func resolve(_ relativePath: String) -> ResolvedFile? {
+    func resolve(_ relativePath: String) -> ResolvedFile? {
         // A path resolved before is only re-checked with one stat of its real path: realpath
         // costs a readlink per component and would dominate small-file serving.
         if let real = cache.realPath(for: relativePath) {
             var info = stat()
             if stat(real, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
                let cached = cache.lookup(real, stamp: FileStamp(info)) {
-                return ResolvedFile(path: real, etag: cached.etag, data: cached.data)
+                return ResolvedFile(path: real, etag: cached.etag, data: cached.data, stamp: cached.stamp)
             }
         }
         guard let real = Self.realPath(root + "/" + relativePath), real.hasPrefix(root + "/") else { return nil }
@@ -91,16 +101,16 @@ public struct StaticFiles: Sendable {
         let stamp = FileStamp(info)
         cache.remember(relativePath, realPath: real)
         if let cached = cache.lookup(real, stamp: stamp) {
-            return ResolvedFile(path: real, etag: cached.etag, data: cached.data)
+            return ResolvedFile(path: real, etag: cached.etag, data: cached.data, stamp: stamp)
         }
         if stamp.size <= StaticFileCache.maxFileBytes, let data = FileManager.default.contents(atPath: real),
            data.count == stamp.size {
             let etag = EntityTag.of(data)
             cache.store(real, stamp: stamp, etag: etag, data: data)
-            return ResolvedFile(path: real, etag: etag, data: data)
+            return ResolvedFile(path: real, etag: etag, data: data, stamp: stamp)
         }
         let etag = "\"\(String(stamp.size, radix: 16))-\(String(stamp.mtimeNanos, radix: 16))-\(String(stamp.inode, radix: 16))\""
-        return ResolvedFile(path: real, etag: etag, data: nil)
+        return ResolvedFile(path: real, etag: etag, data: nil, stamp: stamp)
     }
 
     static func realPath(_ path: String) -> String? {
