@@ -33,7 +33,8 @@ extension PanelApp {
                 if result.done, let id = result.productID {
                     await activity.record(ActivityEntry(session, request, action: "import", productID: id,
                                                         changes: result.changes,
-                                                        detail: "line \(result.line) of \(batch.fileName)"))
+                                                        detail: ActivityDetail("import_row", ["line": String(result.line),
+                                                                     "file": batch.fileName]).stored))
                 }
                 startNext()
             }
