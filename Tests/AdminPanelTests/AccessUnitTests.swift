@@ -141,7 +141,7 @@ import Testing
         let store = try SessionStore(database: database, now: clock.function)
         let id = try await store.create(person: "mina", address: "192.168.0.9", browser: "Mozilla/5.0 (X11; Linux x86_64) Chrome/120.0")
         #expect(PanelCrypto.isToken(id))
-        #expect(await store.find(cookie: id, address: "192.168.0.9")?.browser == "Chrome on Linux")
+        #expect(await store.find(cookie: id, address: "192.168.0.9")?.browser == "Chrome · Linux")
         let file = try Data(contentsOf: folder.appendingPathComponent("panel.sqlite"))
             + ((try? Data(contentsOf: folder.appendingPathComponent("panel.sqlite-wal"))) ?? Data())
         #expect(file.range(of: Data(id.utf8)) == nil)

@@ -66,7 +66,7 @@ extension PanelApp {
                 ])
             }),
         ]
-        return try page("drafts", title: l("safety_drafts_heading"), context: context, visit: visit, section: .none)
+        return try page("drafts", title: l("safety_drafts_heading"), context: context, visit: visit, section: .drafts)
     }
 
     /// `GET /drafts/{id}` (editors): the register form filled with the draft, its images staged

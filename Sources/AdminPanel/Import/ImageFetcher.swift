@@ -14,20 +14,32 @@ import Glibc
 /// `https://` goes through URLSession after the same check; see docs/import.md for what that
 /// leaves open.
 struct ImageFetcher: Sendable {
-    struct Failure: Error, Equatable { var message: String }
+    /// Why a photo could not be fetched: `key` (and `arguments`) name the catalog text the results
+    /// page shows in the reader's language; `message` is the same in English for logs and tests.
+    struct Failure: Error, Equatable {
+        var key: String
+        var arguments: [String: String] = [:]
+        var message: String
+
+        init(_ key: String, _ arguments: [String: String] = [:], message: String) {
+            self.key = "import_fetch_" + key
+            self.arguments = arguments
+            self.message = message
+        }
+    }
 
     var trustedOrigins: [URL]
     var maxBytes: Int
     var timeout: TimeInterval = 10
 
     func fetch(_ url: URL) async throws -> (filename: String, data: Data) {
-        guard let host = url.host, let scheme = url.scheme?.lowercased() else { throw Failure(message: "not an address") }
+        guard let host = url.host, let scheme = url.scheme?.lowercased() else { throw Failure("not_address", message: "not an address") }
         let port = url.port ?? (scheme == "https" ? 443 : 80)
         let name = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
         let addresses = await Self.thread.run { Self.resolve(name, port: port) }
-        guard !addresses.isEmpty else { throw Failure(message: "the host name could not be resolved") }
+        guard !addresses.isEmpty else { throw Failure("unresolved", message: "the host name could not be resolved") }
         for address in addresses where !ImageAddress.isAllowed(address.bytes, url: url, trustedOrigins: trustedOrigins) {
-            throw Failure(message: "the address is on a private, loopback or link-local network")
+            throw Failure("private", message: "the address is on a private, loopback or link-local network")
         }
         let filename = Self.filename(url)
         if scheme == "https" {
@@ -96,7 +108,7 @@ struct ImageFetcher: Sendable {
     static func get(_ url: URL, host: String, port: Int, address: ResolvedAddress, deadline: Date,
                     maxBytes: Int) throws(Failure) -> Data {
         let fd = socket(address.family, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw Failure(message: "no socket") }
+        guard fd >= 0 else { throw Failure("unreachable", message: "no socket") }
         defer { close(fd) }
         var wait = timeval(tv_sec: 10, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
@@ -105,45 +117,45 @@ struct ImageFetcher: Sendable {
         let connected = withUnsafePointer(to: &storage) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, address.length) }
         }
-        guard connected == 0 else { throw Failure(message: "the server could not be reached") }
+        guard connected == 0 else { throw Failure("unreachable", message: "the server could not be reached") }
         var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         components?.fragment = nil
         var target = components?.percentEncodedPath ?? "/"
         if target.isEmpty { target = "/" }
         if let query = components?.percentEncodedQuery { target += "?" + query }
-        guard target.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { throw Failure(message: "the address has characters that cannot be sent") }
+        guard target.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { throw Failure("bad_characters", message: "the address has characters that cannot be sent") }
         let hostHeader = (host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host) + (port == 80 ? "" : ":\(port)")
         let head = "GET \(target) HTTP/1.1\r\nHost: \(hostHeader)\r\nAccept: image/*\r\nUser-Agent: openmarket-admin\r\nConnection: close\r\n\r\n"
         let sent = head.utf8CString.withUnsafeBufferPointer { send(fd, $0.baseAddress, $0.count - 1, Int32(MSG_NOSIGNAL)) }
-        guard sent == head.utf8.count else { throw Failure(message: "the request could not be sent") }
+        guard sent == head.utf8.count else { throw Failure("unreachable", message: "the request could not be sent") }
         var received = [UInt8]()
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         let cap = maxBytes + 64 * 1024
         while true {
-            guard Date() < deadline else { throw Failure(message: "no answer within 10 seconds") }
+            guard Date() < deadline else { throw Failure("timeout", message: "no answer within 10 seconds") }
             let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw Failure(message: "no answer within 10 seconds")
+                throw Failure("timeout", message: "no answer within 10 seconds")
             }
             if count == 0 { break }
             received.append(contentsOf: buffer[0..<count])
-            if received.count > cap { throw Failure(message: "the photo is larger than \(maxBytes >> 20) MiB") }
+            if received.count > cap { throw Failure("too_large", ["mib": String(maxBytes >> 20)], message: "the photo is larger than \(maxBytes >> 20) MiB") }
         }
         return try body(of: received, maxBytes: maxBytes)
     }
 
     /// The body of a `200` answer (Content-Length, chunked or until close); redirects refused.
     static func body(of answer: [UInt8], maxBytes: Int) throws(Failure) -> Data {
-        guard let end = answer.firstRange(of: [13, 10, 13, 10]) else { throw Failure(message: "the answer was not HTTP") }
+        guard let end = answer.firstRange(of: [13, 10, 13, 10]) else { throw Failure("bad_answer", message: "the answer was not HTTP") }
         let head = String(decoding: answer[..<end.lowerBound], as: UTF8.self)
         let lines = head.components(separatedBy: "\r\n")
         let statusParts = lines[0].split(separator: " ")
         guard statusParts.count >= 2, statusParts[0].hasPrefix("HTTP/1."), let status = Int(statusParts[1]) else {
-            throw Failure(message: "the answer was not HTTP")
+            throw Failure("bad_answer", message: "the answer was not HTTP")
         }
-        if (300...399).contains(status) { throw Failure(message: "the address redirects elsewhere (\(status)); give the photo's own address") }
-        guard status == 200 else { throw Failure(message: "the server answered \(status)") }
+        if (300...399).contains(status) { throw Failure("redirect", ["status": String(status)], message: "the address redirects elsewhere (\(status)); give the photo's own address") }
+        guard status == 200 else { throw Failure("status", ["status": String(status)], message: "the server answered \(status)") }
         var headers: [String: String] = [:]
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
@@ -153,10 +165,10 @@ struct ImageFetcher: Sendable {
         if headers["transfer-encoding"]?.lowercased().contains("chunked") == true {
             body = try dechunked(body)
         } else if let length = headers["content-length"].flatMap(Int.init) {
-            guard length <= body.count else { throw Failure(message: "the answer ended early") }
+            guard length <= body.count else { throw Failure("bad_answer", message: "the answer ended early") }
             body = Array(body[..<length])
         }
-        guard body.count <= maxBytes else { throw Failure(message: "the photo is larger than \(maxBytes >> 20) MiB") }
+        guard body.count <= maxBytes else { throw Failure("too_large", ["mib": String(maxBytes >> 20)], message: "the photo is larger than \(maxBytes >> 20) MiB") }
         return Data(body)
     }
 
@@ -164,18 +176,18 @@ struct ImageFetcher: Sendable {
         var out: [UInt8] = []
         var index = 0
         while index < bytes.count {
-            guard let lineEnd = bytes[index...].firstRange(of: [13, 10]) else { throw Failure(message: "the answer ended early") }
+            guard let lineEnd = bytes[index...].firstRange(of: [13, 10]) else { throw Failure("bad_answer", message: "the answer ended early") }
             let sizeText = String(decoding: bytes[index..<lineEnd.lowerBound], as: UTF8.self).split(separator: ";").first ?? ""
             guard let size = Int(sizeText.trimmingCharacters(in: .whitespaces), radix: 16), size >= 0 else {
-                throw Failure(message: "the answer was not HTTP")
+                throw Failure("bad_answer", message: "the answer was not HTTP")
             }
             if size == 0 { return out }
             let start = lineEnd.upperBound
-            guard start + size <= bytes.count else { throw Failure(message: "the answer ended early") }
+            guard start + size <= bytes.count else { throw Failure("bad_answer", message: "the answer ended early") }
             out.append(contentsOf: bytes[start..<(start + size)])
             index = start + size + 2
         }
-        throw Failure(message: "the answer ended early")
+        throw Failure("bad_answer", message: "the answer ended early")
     }
 
     private func fetchHTTPS(_ url: URL) async throws -> Data {
@@ -185,12 +197,12 @@ struct ImageFetcher: Sendable {
         defer { session.finishTasksAndInvalidate() }
         let (data, response): (Data, URLResponse)
         do { (data, response) = try await session.data(for: request) } catch {
-            throw Failure(message: "the server could not be reached")
+            throw Failure("unreachable", message: "the server could not be reached")
         }
         let status = (response as? HTTPURLResponse).map(\.statusCode) ?? 0
-        if (300...399).contains(status) { throw Failure(message: "the address redirects elsewhere (\(status)); give the photo's own address") }
-        guard status == 200 else { throw Failure(message: "the server answered \(status)") }
-        guard data.count <= maxBytes else { throw Failure(message: "the photo is larger than \(maxBytes >> 20) MiB") }
+        if (300...399).contains(status) { throw Failure("redirect", ["status": String(status)], message: "the address redirects elsewhere (\(status)); give the photo's own address") }
+        guard status == 200 else { throw Failure("status", ["status": String(status)], message: "the server answered \(status)") }
+        guard data.count <= maxBytes else { throw Failure("too_large", ["mib": String(maxBytes >> 20)], message: "the photo is larger than \(maxBytes >> 20) MiB") }
         return data
     }
 

@@ -33,7 +33,8 @@ extension PanelApp {
                 if result.done, let id = result.productID {
                     await activity.record(ActivityEntry(session, request, action: "import", productID: id,
                                                         changes: result.changes,
-                                                        detail: "line \(result.line) of \(batch.fileName)"))
+                                                        detail: ActivityDetail("import_row", ["line": String(result.line),
+                                                                     "file": batch.fileName]).stored))
                 }
                 startNext()
             }
@@ -69,7 +70,7 @@ extension PanelApp {
                 result = try await applyImportCreate(row, draft, batch: batch)
             }
         } catch {
-            result.reason = "The import's record could not be stored: \(error)"
+            result.reason = ImportReason.encode("import_reason_not_recorded", ["reason": "\(error)"])
         }
         return result
     }
@@ -98,7 +99,7 @@ extension PanelApp {
                 break
             case .failure(let error):
                 // Unknown whether it exists: never risk a second one.
-                result.reason = "An earlier try may have created it and the store cannot be checked now (\(error.description)). Try again later."
+                result.reason = ImportReason.encode("import_reason_maybe_created", ["reason": error.description])
                 return result
             }
         }
@@ -167,7 +168,7 @@ extension PanelApp {
                 fetched = try await ImageFetcher(trustedOrigins: [configuration.api.baseURL] + configuration.mediaOrigins,
                                                  maxBytes: configuration.uploadLimit).fetch(url)
             } catch let failure as ImageFetcher.Failure {
-                throw ImportImageFailure(key: "import_reason_photo_fetch", arguments: ["file": reference, "reason": failure.message],
+                throw ImportImageFailure(key: failure.key, arguments: failure.arguments.merging(["file": reference]) { own, _ in own },
                                          message: "‘\(reference)’: \(failure.message)")
             }
             let fitted = try await shrinkForUpload(fetched.data, filename: fetched.filename)

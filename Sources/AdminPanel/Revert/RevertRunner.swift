@@ -70,7 +70,7 @@ extension PanelApp {
             await catalogRecord(updated)
             await activity.record(ActivityEntry(session, request, action: "revert", productID: id,
                                                 changes: changes.activityChanges(from: current, thumbnailID: presenter.thumbnailImageID(of: current)),
-                                                detail: "activity row \(rowID)"))
+                                                detail: ActivityDetail("revert_of_row", ["row": String(rowID)]).stored))
             outcome.reverted = plan.reverted
         } catch {
             if case .unauthorized = error {

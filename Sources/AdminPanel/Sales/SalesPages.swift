@@ -40,7 +40,7 @@ extension PanelApp {
             context["unavailable"] = .object(["text": .string(l("sales_v1_unavailable"))])
             context["sections"] = .list([])
             context["empty"] = .null
-            return try page("sales", title: l("sales_heading"), context: context, visit: visit)
+            return try page("sales", title: l("sales_heading"), context: context, visit: visit, section: .sales)
         }
         context["unavailable"] = .null
         let sales = try await self.sales.list(.init(productID: product, state: state))
@@ -57,7 +57,7 @@ extension PanelApp {
                             "rows": .list(members), "empty": .bool(members.isEmpty)])
         })
         context["empty"] = sales.isEmpty ? .object(["text": .string(l(filtered ? "sales_empty_filtered" : "sales_empty"))]) : .null
-        return try page("sales", title: l("sales_heading"), context: context, visit: visit)
+        return try page("sales", title: l("sales_heading"), context: context, visit: visit, section: .sales)
     }
 
     /// One template row per sale (`sale_row.html`), with a cancel form for people who may write.

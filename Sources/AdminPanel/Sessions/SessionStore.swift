@@ -135,15 +135,16 @@ actor SessionStore {
         }
     }
 
-    /// "Chrome on Linux" from a User-Agent, for the sessions list (the raw header is long and
-    /// mostly noise); unknown agents show their first 60 characters.
+    /// "Chrome · Linux" from a User-Agent, for the sessions list (the raw header is long and
+    /// mostly noise; a middle dot, not "on", reads the same on a Korean and an English page);
+    /// unknown agents show their first 60 characters.
     static func browserName(_ userAgent: String) -> String {
         let agent = userAgent
         let browser = agent.contains("Edg/") ? "Edge" : agent.contains("Firefox/") ? "Firefox"
             : (agent.contains("Chrome/") || agent.contains("Chromium/")) ? "Chrome" : agent.contains("Safari/") ? "Safari" : nil
         let system = agent.contains("Android") ? "Android" : (agent.contains("iPhone") || agent.contains("iPad")) ? "iOS"
             : agent.contains("Windows") ? "Windows" : agent.contains("Mac OS X") ? "macOS" : agent.contains("Linux") ? "Linux" : nil
-        if let browser, let system { return "\(browser) on \(system)" }
+        if let browser, let system { return "\(browser) · \(system)" }
         if let browser { return browser }
         let cleaned = String(agent.unicodeScalars.filter { $0.value >= 0x20 && $0.value < 0x7F }.map(Character.init))
         return cleaned.isEmpty ? "unknown browser" : String(cleaned.prefix(60))

@@ -32,7 +32,7 @@ extension PanelApp {
                 ])
             }),
         ]
-        return try page("trash", title: l("safety_trash_heading"), context: context, visit: visit, section: .none)
+        return try page("trash", title: l("safety_trash_heading"), context: context, visit: visit, section: .trash)
     }
 
     /// `POST /trash/{old id}/restore` (`csrf_token`; v1 `password`): registers the kept product

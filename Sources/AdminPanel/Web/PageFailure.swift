@@ -2,7 +2,9 @@ import OpenMarketCore
 
 /// A failure shown to the seller as a whole page: status, a heading, a sentence, maybe a retry link.
 /// `heading` and `message` are catalog keys (filled with `arguments`), so the page speaks the
-/// reader's language; `detail` is technical text shown as is.
+/// reader's language; `detail` is technical text shown as is, under a "details" label: only what
+/// came from outside (the system's or the API's own words), never a sentence of the panel's own
+/// in English on a Korean page (the heading and message already say it in the reader's language).
 struct PageFailure: Error, Sendable {
     var status: Int
     var heading: String
@@ -29,13 +31,13 @@ struct PageFailure: Error, Sendable {
             let page = UpstreamRefusal.of(reason)?.page
                 ?? (heading: "failure_unreachable_heading", message: "failure_unreachable_message", arguments: [:])
             self.init(status: 502, heading: page.heading, message: page.message, arguments: page.arguments,
-                      detail: error.description, retryURL: retryURL)
-        case .server(let status, _):
+                      detail: reason, retryURL: retryURL)
+        case .server(let status, let message):
             self.init(status: 502, heading: "failure_server_heading", message: "failure_server_message",
-                      arguments: ["status": String(status)], detail: error.description, retryURL: retryURL)
-        case .undecodable:
+                      arguments: ["status": String(status)], detail: message.isEmpty ? nil : message, retryURL: retryURL)
+        case .undecodable(let path, let reason):
             self.init(status: 502, heading: "failure_undecodable_heading", message: "failure_undecodable_message",
-                      detail: error.description, retryURL: retryURL)
+                      detail: path.isEmpty ? reason : "\(path): \(reason)", retryURL: retryURL)
         case .notFound:
             self.init(status: 404, heading: "failure_product_not_found_heading", message: "failure_product_not_found_message")
         case .forbidden:
@@ -45,7 +47,10 @@ struct PageFailure: Error, Sendable {
                       retryURL: retryURL)
         case .payloadTooLarge:
             self.init(status: 413, heading: "failure_too_large_heading", message: "failure_api_too_large_message")
-        case .badRequest, .validation:
+        case .badRequest(let message):
+            self.init(status: 422, heading: "failure_refused_heading", message: "failure_refused_message",
+                      detail: message, retryURL: retryURL)
+        case .validation:
             self.init(status: 422, heading: "failure_refused_heading", message: "failure_refused_message",
                       detail: error.description, retryURL: retryURL)
         }

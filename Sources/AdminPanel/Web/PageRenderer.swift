@@ -4,7 +4,7 @@ import HTTPServer
 
 /// What the frame around a page shows besides the page itself.
 struct PageChrome: Sendable {
-    enum Section: Sendable { case products, register, activity, people, account, none }
+    enum Section: Sendable { case products, register, activity, people, account, sales, drafts, trash, none }
     var flash: String?
     var session: SessionSnapshot?
     var accessControl = false
@@ -70,6 +70,9 @@ struct PageRenderer: Sendable {
             "nav_register": .bool(chrome.section == .register),
             "nav_activity": .bool(chrome.section == .activity),
             "nav_people": .bool(chrome.section == .people),
+            "nav_sales": .bool(chrome.section == .sales),
+            "nav_drafts": .bool(chrome.section == .drafts),
+            "nav_trash": .bool(chrome.section == .trash),
             "nav_account": .bool(chrome.section == .account),
             "can_write": .bool(role.canWrite),
             "is_owner": .bool(role.canManagePeople),
