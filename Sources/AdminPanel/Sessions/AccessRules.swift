@@ -14,7 +14,14 @@ extension PanelApp {
         static let nobody = Identity(signedIn: false, person: "", role: .viewer)
     }
 
+    /// The identity of the request's context (resolved once per request, `RequestContext`).
     func identify(_ request: HTTPRequest) async -> Identity {
+        if let current = RequestContext.current { return current.identity }
+        return await resolveIdentity(request)
+    }
+
+    /// Asks the stores: the session of the cookie, its person, and marks the person as seen.
+    func resolveIdentity(_ request: HTTPRequest) async -> Identity {
         guard configuration.signIn else { return .local }
         guard let record = await sessions.find(cookie: request.cookies[SessionStore.cookieName], address: request.remoteAddress),
               let person = await people.person(named: record.person), person.isActive else { return .nobody }
@@ -32,9 +39,11 @@ extension PanelApp {
     /// sign-in page (a disabled person or a revoked session is out at the next request), posts get 403.
     func accessControlMiddleware() -> Middleware {
         { [self] request, next in
-            guard configuration.signIn, !Self.isPublic(request.path) else { return try await next(request) }
-            let identity = await identify(request)
-            if identity.signedIn { return try await next(request) }
+            guard !Self.isPublic(request.path) else { return try await next(request) }
+            let requestContext = await context(for: request)
+            if !configuration.signIn || requestContext.identity.signedIn {
+                return try await RequestContext.$current.withValue(requestContext) { try await next(request) }
+            }
             if request.method == "GET" || request.method == "HEAD" {
                 let next = Self.safeNext(request.target)
                 var response = HTTPResponse.redirect(to: "/login" + (next == "/products" ? "" : "?next=" + ListLinks.encode(next)),
