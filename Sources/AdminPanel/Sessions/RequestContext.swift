@@ -3,7 +3,7 @@ import HTTPServer
 
 /// Who a request comes from and in which language it is answered, resolved once per request.
 ///
-/// `accessControlMiddleware` resolves it (one session lookup, one person lookup, one touch) and
+/// `accessMiddleware` resolves it (one session lookup, one person lookup, one touch) and
 /// every later reader — the role check, `visit(...)`, the CSRF check, an error page — takes it
 /// from here instead of asking the stores again (a signed-in list page used to resolve its
 /// identity three times).
