@@ -184,6 +184,7 @@ final class PanelApp: Sendable {
 
     /// The request's language (`?lang=`, the `om_lang` cookie, `Accept-Language`, English).
     func localizer(for request: HTTPRequest) -> Localizer {
+        if let current = RequestContext.current { return current.localizer }
         let language = Language.choose(query: request.query["lang"], cookie: request.cookies[Language.cookieName],
                                        acceptLanguage: request.headers["Accept-Language"])
         return Localizer(catalog: stringCatalogs[language])
@@ -210,13 +211,14 @@ final class PanelApp: Sendable {
     /// a cookie, and the token is derived from that key (`FormTokens`). `create` is kept for the
     /// callers' sake; every page may get a form key now, since it costs no storage.
     func visit(_ request: HTTPRequest, create: Bool = true, takeFlash: Bool = true) async -> Visit {
+        let requestContext = await context(for: request)
+        let identity = requestContext.identity
         var cookies: [SetCookie] = []
-        var browserKey = FormTokens.browserKey(request)
+        var browserKey = requestContext.formKey
         if browserKey == nil, create {
             browserKey = SecureToken.make()
             cookies.append(FormTokens.cookie(browserKey!))
         }
-        let identity = await identify(request)
         var flash: String?
         if takeFlash, request.cookies[FlashCookie.cookieName] != nil {
             flash = flashCookie.message(request)
@@ -225,7 +227,7 @@ final class PanelApp: Sendable {
         let session = SessionSnapshot(id: browserKey ?? "", csrfToken: browserKey.map { formTokens.token(for: $0, session: identity.sessionHash) } ?? "",
                                       signedIn: identity.signedIn, person: identity.person, role: identity.role,
                                       sessionHash: identity.sessionHash)
-        return Visit(session: session, flash: flash, cookies: cookies, localizer: localizer(for: request),
+        return Visit(session: session, flash: flash, cookies: cookies, localizer: requestContext.localizer,
                      languageSwitchTarget: Self.languageSwitchTarget(request))
     }
 

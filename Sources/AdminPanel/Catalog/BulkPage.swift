@@ -39,9 +39,9 @@ extension PanelApp {
 
         // One delete try for the whole selection: its slot is reserved before anything is sent and
         // kept only when the password is wrong (the delete limits of the single delete).
-        var ticket: AttemptGate.Ticket?
+        var attempt: DeleteAttempt?
         if case .delete = action {
-            switch await deleteGate.reserve(session.person, Self.panelWide) {
+            switch await DeleteAttempt.reserve(session.person, in: deleteGate) {
             case .failure(let wait):
                 var response = await errorPage(PageFailure(status: 429, heading: "delete_locked_heading",
                                                            message: "bulk_locked_message",
@@ -49,7 +49,7 @@ extension PanelApp {
                 response.headers["Retry-After"] = wait.header
                 return response
             case .success(let reserved):
-                ticket = reserved
+                attempt = reserved
             }
         }
 
@@ -63,9 +63,10 @@ extension PanelApp {
         var outcomes: [BulkRunner.Outcome]
         do throws(BulkRunner.Stop) {
             outcomes = try await runner.run(action, on: allowed)
-            if let ticket { await deleteGate.release(ticket) }
+            await attempt?.release()
         } catch {
             // Wrong vendor password: nothing was deleted; it counts once toward the limit.
+            await attempt?.commitWrongPassword()
             await activity.record(ActivityEntry(session, request, action: "delete-refused", productID: allowed.first?.id,
                                                 detail: ActivityDetail("bulk_delete_wrong_password").stored))
             outcomes = allowed.map { .init(id: $0.id, name: $0.name, done: false, reason: "bulk_reason_password_refused") }

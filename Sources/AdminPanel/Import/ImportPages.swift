@@ -4,16 +4,15 @@ import HTTPServer
 import OpenMarketCore
 
 extension PanelApp {
-    func registerImportRoutes(into router: inout Router) {
-        router.get("/products/import", pageHandler { app, request in try await app.importForm(request) })
+    static func registerImportRoutes(into routes: inout RouteTable) {
+        routes.get("/products/import", .editor, page: { app, request in try await app.importForm(request) })
         // The CSV's 5 MiB plus the photos within the register form's upload limit; a body over it
         // is refused (413) before it is read.
-        router.post("/products/import", bodyLimit: ImportService.maxFileBytes + configuration.uploadLimit,
-                    pageHandler { app, request in try await app.importPreview(request) })
-        router.get("/products/import/{import}", pageHandler { app, request in try await app.importPage(request) })
-        router.get("/products/import/{import}/status.json") { [self] request in await importStatus(request) }
-        router.post("/products/import/{import}/apply", bodyLimit: 16 * 1024,
-                    pageHandler { app, request in try await app.importApply(request) })
+        routes.post("/products/import", .editor, bodyLimit: .importUpload, page: { app, request in try await app.importPreview(request) })
+        routes.get("/products/import/{import}", .editor, page: { app, request in try await app.importPage(request) })
+        routes.get("/products/import/{import}/status.json", .editor, plain: { app, request in await app.importStatus(request) })
+        routes.post("/products/import/{import}/apply", .editor, bodyLimit: .bytes(16 * 1024),
+                    page: { app, request in try await app.importApply(request) })
     }
 
     /// `GET /products/import`

@@ -11,7 +11,7 @@ extension PanelApp {
         let visit = await visit(request, create: true)
         let back = BackLink.validated(request.query["back"])
         var locked: String?
-        let wait = await deleteGate.retryAfter(visit.session?.person ?? "", Self.panelWide)
+        let wait = await DeleteAttempt.wait(for: visit.session?.person ?? "", in: deleteGate)
         if let wait { locked = lockedMessage(wait, visit.localizer) }
         var response = try deletePage(product, visit: visit, back: back, alert: nil, passwordError: nil, locked: locked,
                                       status: locked == nil ? 200 : 429)
@@ -41,8 +41,8 @@ extension PanelApp {
             return try deletePage(product, visit: visit, back: back, alert: l("delete_alert_password_empty"),
                                   passwordError: l("delete_error_password_empty"), locked: nil, status: 422)
         }
-        let ticket: AttemptGate.Ticket
-        switch await deleteGate.reserve(session.person, Self.panelWide) {
+        let attempt: DeleteAttempt
+        switch await DeleteAttempt.reserve(session.person, in: deleteGate) {
         case .failure(let wait):
             let product = try await loadProduct(id, retry: "/products/\(id)/delete")
             var response = try deletePage(product, visit: visit, back: back, alert: nil, passwordError: nil,
@@ -50,7 +50,7 @@ extension PanelApp {
             response.headers["Retry-After"] = wait.header
             return response
         case .success(let reserved):
-            ticket = reserved
+            attempt = reserved
         }
         // The product and its images are kept in the trash first; if that fails nothing is deleted.
         let outcome: Result<ProductDetail, OpenMarketError>
@@ -60,7 +60,7 @@ extension PanelApp {
                 try await client.delete(id: id, password: password)
             })
         } catch let failure as KeepThenDelete.KeepFailure {
-            await deleteGate.release(ticket)
+            await attempt.release()
             let product = try await loadProduct(id, retry: "/products/\(id)/delete")
             return try deletePage(product, visit: visit, back: back, alert: keepFailureMessage(failure, l), passwordError: nil,
                                   locked: nil, status: Self.keepFailureStatus(failure))
@@ -70,7 +70,7 @@ extension PanelApp {
             outcome = .failure(.unreachable(reason: String(describing: error)))
         }
         // Only a wrong password keeps its slot.
-        if case .failure(.unauthorized) = outcome {} else { await deleteGate.release(ticket) }
+        if case .failure(.unauthorized) = outcome {} else { await attempt.release() }
         do throws(OpenMarketError) {
             let deleted = try outcome.get()
             await catalogRemove(id)
@@ -81,17 +81,19 @@ extension PanelApp {
         } catch .unauthorized {
             await activity.record(ActivityEntry(session, request, action: "delete-refused", productID: id,
                                                 detail: ActivityDetail(configuration.api.dialect == .v1 ? "wrong_product_password" : "wrong_vendor_password").stored))
-            let remaining = await deleteGate.remaining(session.person, Self.panelWide)
+            let left = await attempt.commitWrongPassword()
             let product = try await loadProduct(id, retry: "/products/\(id)/delete")
-            if remaining == 0, let wait = await deleteGate.retryAfter(session.person, Self.panelWide) {
+            switch left {
+            case .locked(let wait):
                 var response = try deletePage(product, visit: visit, back: back, alert: nil, passwordError: nil,
                                               locked: lockedMessage(wait, l), status: 429)
                 response.headers["Retry-After"] = AttemptGate.Wait(seconds: wait).header
                 return response
+            case .tries(let remaining):
+                return try deletePage(product, visit: visit, back: back,
+                                      alert: l.plural("delete_alert_wrong_password", count: remaining),
+                                      passwordError: l("delete_error_wrong_password"), locked: nil, status: 422)
             }
-            return try deletePage(product, visit: visit, back: back,
-                                  alert: l.plural("delete_alert_wrong_password", count: remaining),
-                                  passwordError: l("delete_error_wrong_password"), locked: nil, status: 422)
         } catch .forbidden {
             throw PageFailure.forbidden("failure_delete_not_yours")
         } catch .notFound {

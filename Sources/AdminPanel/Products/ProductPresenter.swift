@@ -40,11 +40,7 @@ struct ProductPresenter: Sendable {
         fields["id"] = .int(item.id)
         fields["vendor_id"] = .int(item.vendorID)
         fields["name"] = .string(DisplayBounds.name(item.name))
-        // In the list the seller's own products always read "Your store": list answers carry no
-        // vendor name but detail answers do, so rows the panel refreshed from a detail answer
-        // would otherwise show the store's API name beside rows saying "Your store".
-        let listedName = item.vendorID == ownVendorID ? nil : item.vendorName
-        fields["vendor"] = .string(vendorLabel(id: item.vendorID, name: listedName, ownVendorID: ownVendorID, l))
+        fields["vendor"] = .string(vendorLabel(id: item.vendorID, name: item.vendorName, ownVendorID: ownVendorID, l))
         fields["thumbnail"] = source == .null ? .null : .object(["src": source])
         fields["description"] = item.description.map { .object(["text": .string(DisplayBounds.text($0, 1_000))]) } ?? .null
         fields["sold_out"] = .bool(item.stock <= 0)

@@ -89,10 +89,10 @@ extension PanelApp {
     private func revertV1(_ id: Int, changes: ProductChanges, password: String,
                           session: SessionSnapshot) async throws(OpenMarketError) -> ProductDetail {
         guard !password.isEmpty else { throw .unauthorized(message: "") }
-        let ticket: AttemptGate.Ticket
-        switch await deleteGate.reserve(session.person, Self.panelWide) {
+        let attempt: DeleteAttempt
+        switch await DeleteAttempt.reserve(session.person, in: deleteGate) {
         case .failure: throw .unauthorized(message: "")
-        case .success(let reserved): ticket = reserved
+        case .success(let reserved): attempt = reserved
         }
         var v1 = V1ItemChanges(password: password)
         v1.title = changes.name
@@ -103,10 +103,10 @@ extension PanelApp {
         v1.discountedPrice = changes.discountedPrice.map { Int($0) }
         do throws(OpenMarketError) {
             let item = try await client.v1Edit(id: id, v1)
-            await deleteGate.release(ticket)
+            await attempt.release()
             return item.productDetail
         } catch {
-            if case .unauthorized = error {} else { await deleteGate.release(ticket) }
+            if case .unauthorized = error {} else { await attempt.release() }
             throw error
         }
     }

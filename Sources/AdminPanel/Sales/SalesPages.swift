@@ -8,10 +8,10 @@ import OpenMarketCore
 /// editor (the role middleware refuses every other POST of a viewer). v2 dialects only: with v1
 /// the panel would have to keep product passwords, so these routes explain that instead.
 extension PanelApp {
-    func registerSalesRoutes(into router: inout Router) {
-        router.get("/sales", pageHandler { app, request in try await app.salesPage(request) })
-        router.post("/products/{id}/sales", bodyLimit: 16 * 1024, pageHandler { app, request in try await app.scheduleSale(request) })
-        router.post("/sales/{id}/cancel", bodyLimit: 16 * 1024, pageHandler { app, request in try await app.cancelSale(request) })
+    static func registerSalesRoutes(into routes: inout RouteTable) {
+        routes.get("/sales", .viewer, page: { app, request in try await app.salesPage(request) })
+        routes.post("/products/{id}/sales", .editor, bodyLimit: .bytes(16 * 1024), page: { app, request in try await app.scheduleSale(request) })
+        routes.post("/sales/{id}/cancel", .editor, bodyLimit: .bytes(16 * 1024), page: { app, request in try await app.cancelSale(request) })
     }
 
     var salesAvailable: Bool { configuration.api.dialect != .v1 }

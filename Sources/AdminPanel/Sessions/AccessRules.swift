@@ -14,7 +14,14 @@ extension PanelApp {
         static let nobody = Identity(signedIn: false, person: "", role: .viewer)
     }
 
+    /// The identity of the request's context (resolved once per request, `RequestContext`).
     func identify(_ request: HTTPRequest) async -> Identity {
+        if let current = RequestContext.current { return current.identity }
+        return await resolveIdentity(request)
+    }
+
+    /// Asks the stores: the session of the cookie, its person, and marks the person as seen.
+    func resolveIdentity(_ request: HTTPRequest) async -> Identity {
         guard configuration.signIn else { return .local }
         guard let record = await sessions.find(cookie: request.cookies[SessionStore.cookieName], address: request.remoteAddress),
               let person = await people.person(named: record.person), person.isActive else { return .nobody }
@@ -22,54 +29,46 @@ extension PanelApp {
         return Identity(signedIn: true, person: person.name, role: person.role, sessionHash: record.idHash)
     }
 
-    /// Paths anyone may reach: sign-in, the setup and invitation links, assets, health.
-    static func isPublic(_ path: String) -> Bool {
-        path == "/login" || path == "/healthz" || path.hasPrefix("/static/") || path.hasPrefix("/setup/")
-            || path.hasPrefix("/invite/")
+    /// The guard every request passes after the host and origin checks: the access its route
+    /// declares (`PanelApp.routeTable`). A route anyone may reach passes untouched (no session
+    /// lookup for assets or health). Otherwise the request's context is resolved once and bound
+    /// for everything after (`RequestContext`). With sign-in on, nobody signed in: pages redirect
+    /// to the sign-in page (a disabled person or a revoked session is out at the next request),
+    /// posts get 403. A role below the route's: 403 (a viewer writes nothing, only owners manage people).
+    func accessMiddleware(_ table: RouteTable) -> Middleware {
+        let byRoute = table.accessByRoute()
+        return { [self] request, next in
+            let method = request.method == "HEAD" ? "GET" : request.method
+            let access = request.routeTemplate.flatMap { byRoute[method + " " + $0] }
+                ?? table.access(method: request.method, path: request.path)
+            guard case .signedIn(let needed) = access else { return try await next(request) }
+            let requestContext = await context(for: request)
+            return try await RequestContext.$current.withValue(requestContext) {
+                guard !configuration.signIn || requestContext.identity.signedIn else { return await signInFirst(request) }
+                guard requestContext.role <= needed else {
+                    return await errorPage(.forbidden(needed == .owner ? "failure_owner_only" : "failure_viewer_read_only"),
+                                           request: request)
+                }
+                return try await next(request)
+            }
+        }
     }
 
-    /// With sign-in on, everything else needs a signed-in, active person: pages redirect to the
-    /// sign-in page (a disabled person or a revoked session is out at the next request), posts get 403.
-    func accessControlMiddleware() -> Middleware {
-        { [self] request, next in
-            guard configuration.signIn, !Self.isPublic(request.path) else { return try await next(request) }
-            let identity = await identify(request)
-            if identity.signedIn { return try await next(request) }
-            if request.method == "GET" || request.method == "HEAD" {
-                let next = Self.safeNext(request.target)
-                var response = HTTPResponse.redirect(to: "/login" + (next == "/products" ? "" : "?next=" + ListLinks.encode(next)),
-                                                     status: 303)
-                if request.cookies[SessionStore.cookieName] != nil { response.setCookie(.expired(SessionStore.cookieName)) }
-                return response
-            }
+    private func signInFirst(_ request: HTTPRequest) async -> HTTPResponse {
+        guard request.method == "GET" || request.method == "HEAD" else {
             return await errorPage(.forbidden("failure_sign_in_first"), request: request)
         }
+        let next = Self.safeNext(request.target)
+        var response = HTTPResponse.redirect(to: "/login" + (next == "/products" ? "" : "?next=" + ListLinks.encode(next)),
+                                             status: 303)
+        if request.cookies[SessionStore.cookieName] != nil { response.setCookie(.expired(SessionStore.cookieName)) }
+        return response
     }
 
-    /// Roles: a viewer reaches no write page or write action (403), only owners reach `/people`.
-    func roleMiddleware() -> Middleware {
-        { [self] request, next in
-            guard !Self.isPublic(request.path) else { return try await next(request) }
-            let needed = Self.roleNeeded(method: request.method, path: request.path)
-            guard needed != .viewer else { return try await next(request) }
-            let role = await identify(request).role
-            guard role <= needed else {
-                return await errorPage(.forbidden(needed == .owner ? "failure_owner_only" : "failure_viewer_read_only"),
-                                       request: request)
-            }
-            return try await next(request)
-        }
-    }
-
-    /// The least role a route needs (owner < editor < viewer). Everyone may sign out and manage
-    /// their own account; product pages that write need an editor; people need an owner.
+    /// The least role a request needs (owner < editor < viewer), as the route table declares it;
+    /// `.viewer` for a route anyone may reach.
     static func roleNeeded(method: String, path: String) -> Role {
-        if path == "/people" || path.hasPrefix("/people/") { return .owner }
-        if path == "/logout" || path == "/account" || path.hasPrefix("/account/") { return .viewer }
-        if method != "GET" && method != "HEAD" { return .editor }
-        if path == "/products/import" || path.hasPrefix("/products/import/") { return .editor }
-        let last = path.split(separator: "/").last.map(String.init) ?? ""
-        if path.hasPrefix("/products/"), ["new", "edit", "delete", "duplicate"].contains(last) { return .editor }
+        if case .signedIn(let role) = routeTable.access(method: method, path: path) { return role }
         return .viewer
     }
 

@@ -48,9 +48,13 @@ actor SessionStore {
         }
     }
 
+    /// How many times a session was looked up: the request context makes it one per request.
+    private(set) var lookups = 0
+
     /// The live session of a cookie value, its last-seen time moved to now; nil when unknown,
     /// expired (then removed) or malformed.
     func find(cookie: String?, address: String) async -> Record? {
+        lookups += 1
         guard let cookie, PanelCrypto.isToken(cookie) else { return nil }
         let hash = PanelCrypto.sha256Hex(cookie)
         guard var record = records[hash] else { return nil }

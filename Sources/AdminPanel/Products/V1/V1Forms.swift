@@ -112,23 +112,23 @@ extension PanelApp {
         }
         // The product's password counts like the vendor password on delete: its slot is
         // reserved before the API call, and kept only when the password was wrong.
-        let ticket: AttemptGate.Ticket
-        switch await deleteGate.reserve(session.person, Self.panelWide) {
+        let attempt: DeleteAttempt
+        switch await DeleteAttempt.reserve(session.person, in: deleteGate) {
         case .failure(let wait):
             state.alert = editLockedMessage(wait.seconds, l)
             return try editPage(state, id: id, visit: visit, status: 429, retryAfter: wait.seconds)
         case .success(let reserved):
-            ticket = reserved
+            attempt = reserved
         }
         do throws(OpenMarketError) {
             let updated: V1ItemDetail
             do throws(OpenMarketError) {
                 updated = try await client.v1Edit(id: id, changes)
             } catch {
-                if case .unauthorized = error {} else { await deleteGate.release(ticket) }
+                if case .unauthorized = error {} else { await attempt.release() }
                 throw error
             }
-            await deleteGate.release(ticket)
+            await attempt.release()
             if let staged { await staging.discard(token: staged.token) }
             await activity.record(ActivityEntry(session, request, action: "edit", productID: id,
                                                 changes: Self.v1ActivityChanges(changes, from: current),
@@ -136,12 +136,13 @@ extension PanelApp {
                                                                                   "currency": updated.currency.rawValue]).stored))
             return await redirect(to: "/products/\(id)", flash: l("flash_saved", ["name": DisplayBounds.name(updated.title)]), session: session)
         } catch .unauthorized {
-            let remaining = await deleteGate.remaining(session.person, Self.panelWide)
-            if remaining == 0, let wait = await deleteGate.retryAfter(session.person, Self.panelWide) {
+            switch await attempt.commitWrongPassword() {
+            case .locked(let wait):
                 state.alert = editLockedMessage(wait, l)
                 return try editPage(state, id: id, visit: visit, status: 429, retryAfter: wait)
+            case .tries(let remaining):
+                state.alert = l.plural("edit_alert_wrong_password", count: remaining)
             }
-            state.alert = l.plural("edit_alert_wrong_password", count: remaining)
             state.issues = [FieldIssue(field: "password", message: l("edit_error_wrong_password"))]
             return try editPage(state, id: id, visit: visit, status: 422)
         } catch {

@@ -1,0 +1,153 @@
+import Foundation
+import HTTPServer
+
+/// Who may reach a route: anyone (sign-in, setup and invitation links, assets, health), or a
+/// signed-in, active person with at least this role (owner < editor < viewer).
+enum RouteAccess: Sendable, Equatable, CustomStringConvertible {
+    case anyone
+    case signedIn(Role)
+
+    static let viewer = RouteAccess.signedIn(.viewer)
+    static let editor = RouteAccess.signedIn(.editor)
+    static let owner = RouteAccess.signedIn(.owner)
+
+    /// The stricter of two accesses (a signed-in role is stricter than anyone; owner than editor).
+    func stricter(_ other: RouteAccess) -> RouteAccess {
+        switch (self, other) {
+        case (.anyone, _): other
+        case (_, .anyone): self
+        case (.signedIn(let a), .signedIn(let b)): .signedIn(a <= b ? a : b)
+        }
+    }
+
+    var description: String {
+        switch self {
+        case .anyone: "anyone"
+        case .signedIn(let role): role.rawValue
+        }
+    }
+}
+
+/// The largest body a route accepts, some of them known only from the configuration.
+enum RouteBodyLimit: Sendable {
+    /// The server's default (GET routes).
+    case serverDefault
+    case bytes(Int)
+    /// The register form's upload limit (`--upload-limit`).
+    case upload
+    /// The CSV import: the file's 5 MiB plus the photos within the upload limit.
+    case importUpload
+    /// The edit form: v1 edits may replace the images (the upload limit then), else 64 KiB.
+    case productEdit
+
+    func bytes(_ configuration: PanelConfiguration) -> Int? {
+        switch self {
+        case .serverDefault: nil
+        case .bytes(let count): count
+        case .upload: configuration.uploadLimit
+        case .importUpload: ImportService.maxFileBytes + configuration.uploadLimit
+        case .productEdit: configuration.api.dialect == .v1 ? configuration.uploadLimit : 64 * 1024
+        }
+    }
+}
+
+/// Every route of the panel with the access it needs, stated where it is registered
+/// (`PanelApp.routeTable`). The access check (`PanelApp.accessMiddleware`) reads the matched
+/// route's entry; nothing is decided from path prefixes.
+struct RouteTable: Sendable {
+    typealias Handler = @Sendable (PanelApp, HTTPRequest) async throws -> HTTPResponse
+
+    struct Route: Sendable {
+        let method: String
+        let pattern: String
+        let access: RouteAccess
+        let bodyLimit: RouteBodyLimit
+        /// A page route turns failures into error pages (`PanelApp.pageHandler`); a plain one
+        /// answers by itself (JSON, media, assets).
+        let isPage: Bool
+        let handler: Handler
+        /// The pattern's parts, to answer `access(method:path:)` for a path the router did not match.
+        fileprivate let segments: [Segment]
+    }
+
+    fileprivate enum Segment: Sendable, Equatable {
+        case literal(String)
+        case parameter
+        case rest
+    }
+
+    private(set) var routes: [Route] = []
+
+    mutating func get(_ pattern: String, _ access: RouteAccess, page handler: @escaping Handler) {
+        add("GET", pattern, access, .serverDefault, isPage: true, handler)
+    }
+
+    mutating func get(_ pattern: String, _ access: RouteAccess, plain handler: @escaping Handler) {
+        add("GET", pattern, access, .serverDefault, isPage: false, handler)
+    }
+
+    mutating func post(_ pattern: String, _ access: RouteAccess, bodyLimit: RouteBodyLimit, page handler: @escaping Handler) {
+        add("POST", pattern, access, bodyLimit, isPage: true, handler)
+    }
+
+    private mutating func add(_ method: String, _ pattern: String, _ access: RouteAccess, _ bodyLimit: RouteBodyLimit,
+                              isPage: Bool, _ handler: @escaping Handler) {
+        precondition(!routes.contains { $0.method == method && $0.pattern == pattern }, "route declared twice: \(method) \(pattern)")
+        let segments: [Segment] = pattern.split(separator: "/").map { part in
+            if part.hasPrefix("{") && part.hasSuffix("...}") { return .rest }
+            return part.hasPrefix("{") ? .parameter : .literal(String(part))
+        }
+        routes.append(Route(method: method, pattern: pattern, access: access, bodyLimit: bodyLimit, isPage: isPage,
+                            handler: handler, segments: segments))
+    }
+
+    /// The access of the route the router matched (`HTTPRequest.routeTemplate`), keyed for a
+    /// lookup per request. HEAD is answered by the GET route.
+    func accessByRoute() -> [String: RouteAccess] {
+        Dictionary(routes.map { ($0.method + " " + $0.pattern, $0.access) }, uniquingKeysWith: { $0.stricter($1) })
+    }
+
+    /// The access a request needs. A request the router matched needs its route's; one to a
+    /// known path with another method (405) the strictest of that path's routes, so the answer
+    /// reveals no more than the routes themselves would; one to no route at all (404) a
+    /// signed-in person, and an editor to send anything but GET/HEAD.
+    func access(method: String, path: String) -> RouteAccess {
+        let method = method == "HEAD" ? "GET" : method
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
+        let atPath = routes.filter { Self.matches($0.segments, parts) }
+        // Like the router: of several patterns for one path (`/products/new`, `/products/{id}`)
+        // the most literal one answers.
+        if let route = atPath.filter({ $0.method == method }).max(by: { Self.lessSpecific($0.segments, $1.segments) }) {
+            return route.access
+        }
+        if let first = atPath.first { return atPath.dropFirst().reduce(first.access) { $0.stricter($1.access) } }
+        return method == "GET" ? .viewer : .editor
+    }
+
+    private static func lessSpecific(_ a: [Segment], _ b: [Segment]) -> Bool {
+        func rank(_ segment: Segment) -> Int {
+            switch segment {
+            case .literal: 2
+            case .parameter: 1
+            case .rest: 0
+            }
+        }
+        for (x, y) in zip(a, b) where rank(x) != rank(y) { return rank(x) < rank(y) }
+        return a.count < b.count
+    }
+
+    private static func matches(_ pattern: [Segment], _ parts: [String]) -> Bool {
+        var index = 0
+        for segment in pattern {
+            switch segment {
+            case .rest: return index < parts.count
+            case .parameter:
+                guard index < parts.count, !parts[index].isEmpty else { return false }
+            case .literal(let text):
+                guard index < parts.count, parts[index] == text else { return false }
+            }
+            index += 1
+        }
+        return index == parts.count
+    }
+}
