@@ -50,6 +50,11 @@ import Testing
         (["--api", "http://x"], "--api needs --identifier and --secret"),
         (["stray"], "unexpected argument"),
         (["--media-origin", "https://x.example/path"], "--media-origin takes origins"),
+        (["--time-zone", "Mars/Olympus"], "--time-zone must be a zone name"),
+        (["--public-url", "ftp://x"], "--public-url must be an http"),
+        (["--public-url", "https://"], "--public-url must be an http"),
+        (["--trash-days", "0"], "--trash-days must be a number"),
+        (["--trash-days", "lots"], "--trash-days must be a number"),
     ])
     func badFlagsAreExplainedInOneLine(arguments: [String], reason: String) {
         do {
@@ -129,22 +134,5 @@ import Testing
         #expect(given.trashDays == 7)
         let fromEnvironment = try LaunchOptions.parse([], environment: ["OPENMARKET_TIME_ZONE": "Europe/Berlin", "OPENMARKET_TRASH_DAYS": "90"])
         #expect(fromEnvironment.timeZone.identifier == "Europe/Berlin" && fromEnvironment.trashDays == 90)
-    }
-
-    @Test(arguments: [
-        (["--time-zone", "Mars/Olympus"], "--time-zone must be a zone name"),
-        (["--public-url", "ftp://x"], "--public-url must be an http"),
-        (["--public-url", "https://"], "--public-url must be an http"),
-        (["--trash-days", "0"], "--trash-days must be a number"),
-        (["--trash-days", "lots"], "--trash-days must be a number"),
-    ])
-    func badValuesAreExplainedInOneLine(arguments: [String], reason: String) {
-        do {
-            _ = try LaunchOptions.parse(arguments, environment: [:])
-            Issue.record("expected a problem for \(arguments)")
-        } catch {
-            #expect(error.description.contains(reason))
-            #expect(!error.description.contains("\n"))
-        }
     }
 }
