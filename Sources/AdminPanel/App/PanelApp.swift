@@ -3,9 +3,10 @@ import HTMLTemplates
 import HTTPServer
 import OpenMarketCore
 
-/// The web app: shared state and the helpers every handler uses. Handlers live in extensions,
-/// one file per page family; `routes()` wires them to paths.
-final class PanelApp: Sendable, PageHandling, CatalogWriting {
+/// The wiring of the panel: builds the stores and services from the configuration, then one
+/// controller per concept with the dependencies it uses, and the router (`Routes.swift`:
+/// the route table naming each controller's handler, inside the guards). No handler lives here.
+final class PanelApp: Sendable {
     let configuration: PanelConfiguration
     let client: OpenMarketClient
     let transport: any HTTPTransport
@@ -75,6 +76,7 @@ final class PanelApp: Sendable, PageHandling, CatalogWriting {
     let trashController: TrashController
     let revertController: RevertController
     let salesController: SalesController
+    let staticController: StaticController
     /// The port the panel listens on (known after binding; port 0 picks one).
     let listeningPort = ListeningPort()
 
@@ -175,27 +177,65 @@ final class PanelApp: Sendable, PageHandling, CatalogWriting {
                       visitors: Visitors(signIn: configuration.signIn, sessions: sessions, people: people,
                                          stringCatalogs: stringCatalogs),
                       formTokens: formTokens, flashCookie: flashCookie)
-        mediaController = MediaController(pages: pages, configuration: configuration, transport: transport, media: media, staging: staging, mediaCache: mediaCache, mediaFetches: mediaFetches)
+        mediaController = MediaController(pages: pages, configuration: configuration, transport: transport,
+                                          media: media, staging: staging, mediaCache: mediaCache,
+                                          mediaFetches: mediaFetches)
+        staticController = StaticController(configuration: configuration, staticFiles: staticFiles,
+                                            hostAllowList: hostAllowList, listeningPort: listeningPort)
         healthController = HealthController(configuration: configuration, apiHealth: apiHealth)
-        imageStager = ImageStager(configuration: configuration, staging: staging, imports: imports)
-        trashKeeper = TrashKeeper(configuration: configuration, client: client, media: media, mediaCache: mediaCache, transport: transport, trash: trash, safetyFiles: safetyFiles)
-        saleSections = SaleSections(pages: pages, configuration: configuration, client: client, vendor: vendor, catalog: catalog, sales: sales, saleScheduler: saleScheduler)
-        activityController = ActivityController(pages: pages, configuration: configuration, people: people, catalog: catalog, activity: activity)
-        draftSaving = DraftSaving(pages: pages, configuration: configuration, staging: staging, drafts: drafts, safetyFiles: safetyFiles)
-        sessionController = SessionController(pages: pages, configuration: configuration, sessions: sessions, people: people, hasher: hasher, signInGate: signInGate, activity: activity)
-        peopleController = PeopleController(pages: pages, configuration: configuration, sessions: sessions, people: people, hasher: hasher, signInGate: signInGate, setupToken: setupToken, activity: activity, listeningPort: listeningPort, sessionController: sessionController)
-        productController = ProductController(pages: pages, configuration: configuration, client: client, catalog: catalog, catalogDatabase: catalogDatabase, presenter: presenter, deleteGate: deleteGate, vendor: vendor, activity: activity, activityController: activityController, saleSections: saleSections, trashKeeper: trashKeeper, mediaController: mediaController)
-        productFormController = ProductFormController(pages: pages, configuration: configuration, client: client, catalog: catalog, catalogDatabase: catalogDatabase, transport: transport, presenter: presenter, media: media, deleteGate: deleteGate, staging: staging, spoolDirectory: spoolDirectory, vendor: vendor, activity: activity, imageStager: imageStager, draftSaving: draftSaving)
-        draftController = DraftController(pages: pages, configuration: configuration, staging: staging, drafts: drafts, safetyFiles: safetyFiles, productFormController: productFormController, draftSaving: draftSaving)
-        catalogController = CatalogController(pages: pages, configuration: configuration, client: client, presenter: presenter, vendor: vendor, catalog: catalog, newestCheck: newestCheck, saleSections: saleSections)
-        bulkController = BulkController(pages: pages, configuration: configuration, client: client, catalog: catalog, catalogDatabase: catalogDatabase, stringCatalogs: stringCatalogs, deleteGate: deleteGate, vendor: vendor, bulkGauge: bulkGauge, activity: activity, sales: sales, saleScheduler: saleScheduler, catalogController: catalogController, saleSections: saleSections, trashKeeper: trashKeeper, mediaController: mediaController)
-        importController = ImportController(pages: pages, configuration: configuration, client: client, catalog: catalog, catalogDatabase: catalogDatabase, staging: staging, spoolDirectory: spoolDirectory, vendor: vendor, activity: activity, imports: imports, imageStager: imageStager)
-        trashController = TrashController(pages: pages, configuration: configuration, client: client, catalog: catalog, catalogDatabase: catalogDatabase, vendor: vendor, activity: activity, trash: trash, safetyFiles: safetyFiles, restores: restores)
-        revertController = RevertController(pages: pages, configuration: configuration, client: client, catalog: catalog, catalogDatabase: catalogDatabase, presenter: presenter, deleteGate: deleteGate, database: database, activity: activity, reverts: reverts)
-        salesController = SalesController(pages: pages, configuration: configuration, client: client, vendor: vendor, sales: sales, saleScheduler: saleScheduler, productController: productController, saleSections: saleSections)
+        imageStager = ImageStager(staging: staging, imports: imports)
+        trashKeeper = TrashKeeper(configuration: configuration, client: client, media: media, mediaCache: mediaCache,
+                                  transport: transport, trash: trash, safetyFiles: safetyFiles)
+        saleSections = SaleSections(configuration: configuration, sales: sales)
+        activityController = ActivityController(pages: pages, configuration: configuration, people: people,
+                                                catalog: catalog, activity: activity)
+        draftSaving = DraftSaving(pages: pages, configuration: configuration, staging: staging, drafts: drafts,
+                                  safetyFiles: safetyFiles)
+        sessionController = SessionController(pages: pages, configuration: configuration, sessions: sessions,
+                                              people: people, hasher: hasher, signInGate: signInGate,
+                                              activity: activity)
+        peopleController = PeopleController(pages: pages, configuration: configuration, sessions: sessions,
+                                            people: people, hasher: hasher, signInGate: signInGate,
+                                            setupToken: setupToken, activity: activity, listeningPort: listeningPort,
+                                            sessionController: sessionController)
+        productController = ProductController(pages: pages, configuration: configuration, client: client,
+                                              catalog: catalog, catalogDatabase: catalogDatabase, presenter: presenter,
+                                              deleteGate: deleteGate, vendor: vendor, activity: activity,
+                                              activityController: activityController, saleSections: saleSections,
+                                              trashKeeper: trashKeeper, mediaController: mediaController)
+        productFormController = ProductFormController(pages: pages, configuration: configuration, client: client,
+                                                      catalog: catalog, catalogDatabase: catalogDatabase,
+                                                      transport: transport, presenter: presenter, media: media,
+                                                      deleteGate: deleteGate, staging: staging,
+                                                      spoolDirectory: spoolDirectory, vendor: vendor,
+                                                      activity: activity, imageStager: imageStager,
+                                                      draftSaving: draftSaving)
+        draftController = DraftController(pages: pages, configuration: configuration, staging: staging, drafts: drafts,
+                                          safetyFiles: safetyFiles, productFormController: productFormController)
+        catalogController = CatalogController(pages: pages, configuration: configuration, client: client,
+                                              presenter: presenter, vendor: vendor, catalog: catalog,
+                                              newestCheck: newestCheck, saleSections: saleSections)
+        bulkController = BulkController(pages: pages, configuration: configuration, client: client, catalog: catalog,
+                                        catalogDatabase: catalogDatabase, stringCatalogs: stringCatalogs,
+                                        deleteGate: deleteGate, vendor: vendor, bulkGauge: bulkGauge,
+                                        activity: activity, saleScheduler: saleScheduler,
+                                        catalogController: catalogController, saleSections: saleSections,
+                                        trashKeeper: trashKeeper, mediaController: mediaController)
+        importController = ImportController(pages: pages, configuration: configuration, client: client,
+                                            catalog: catalog, catalogDatabase: catalogDatabase, staging: staging,
+                                            spoolDirectory: spoolDirectory, vendor: vendor, activity: activity,
+                                            imports: imports, imageStager: imageStager)
+        trashController = TrashController(pages: pages, configuration: configuration, client: client, catalog: catalog,
+                                          catalogDatabase: catalogDatabase, vendor: vendor, activity: activity,
+                                          trash: trash, safetyFiles: safetyFiles, restores: restores)
+        revertController = RevertController(pages: pages, configuration: configuration, client: client,
+                                            catalog: catalog, catalogDatabase: catalogDatabase, presenter: presenter,
+                                            deleteGate: deleteGate, database: database, activity: activity,
+                                            reverts: reverts)
+        salesController = SalesController(pages: pages, configuration: configuration, client: client, vendor: vendor,
+                                          sales: sales, saleScheduler: saleScheduler,
+                                          productController: productController, saleSections: saleSections)
     }
 
     var visitors: Visitors { pages.visitors }
-
-
 }

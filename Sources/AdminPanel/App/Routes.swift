@@ -64,10 +64,8 @@ extension PanelApp {
                     page: { app, request in try await app.salesController.scheduleSale(request) })
         routes.post("/sales/{id}/cancel", .editor, bodyLimit: .bytes(16 * 1024),
                     page: { app, request in try await app.salesController.cancelSale(request) })
-        // Public/ through the server's static route (Guards/StaticFastPath.swift)
-        routes.get(staticPattern, .anyone, plain: { app, request in
-            app.staticFiles.response(for: request.pathParameters["path"] ?? "", request: request)
-        })
+        // Guards/StaticFastPath.swift: Public/ through the server's static route
+        routes.get(staticPattern, .anyone, plain: { app, request in app.staticController.asset(request) })
         // Sessions/SignIn.swift → login.html
         routes.get("/login", .anyone, page: { app, request in try await app.sessionController.loginForm(request) })
         routes.post("/login", .anyone, bodyLimit: .bytes(16 * 1024), page: { app, request in try await app.sessionController.login(request) })
@@ -137,13 +135,13 @@ extension PanelApp {
         // The assets' route is the server's static route: the same handler, plus the fast path that
         // answers plain requests on the connection's loop (StaticFastPath). The table keeps its entry
         // for the access it declares.
-        registerStaticFiles(into: &router)
+        staticController.registerStaticFiles(into: &router)
         router.notFoundHandler = { [self] request in
-            await errorPage(.notFound(), request: request)
+            await pages.errorPage(.notFound(), request: request)
         }
         // A body over a route's limit, refused by the server before reading it: the 413 page.
         router.payloadTooLargeHandler = { [self] request in
-            await errorPage(failure(for: HTTPError(status: 413, message: "Body exceeds the limit")), request: request)
+            await pages.errorPage(pages.failure(for: HTTPError(status: 413, message: "Body exceeds the limit")), request: request)
         }
         return router
     }

@@ -16,7 +16,6 @@ struct BulkController: Sendable, PageHandling, CatalogWriting {
     let vendor: VendorIdentity
     let bulkGauge: ConcurrencyGauge
     let activity: ActivityLog
-    let sales: SaleStore
     let saleScheduler: SaleScheduler
     let catalogController: CatalogController
     let saleSections: SaleSections

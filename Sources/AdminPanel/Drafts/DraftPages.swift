@@ -11,7 +11,6 @@ struct DraftController: Sendable, PageHandling {
     let drafts: DraftStore
     let safetyFiles: SafetyFiles
     let productFormController: ProductFormController
-    let draftSaving: DraftSaving
 
     /// `GET /drafts`: the team's drafts, newest first; editors can open or discard each.
     func draftsPage(_ request: HTTPRequest) async throws -> HTTPResponse {

@@ -5,14 +5,9 @@ import OpenMarketCore
 
 /// The scheduled discounts as other pages show them: the product page's section, the list's marks, and creating one (a product's form, a bulk action).
 ///
-struct SaleSections: Sendable, PageHandling {
-    let pages: Pages
+struct SaleSections: Sendable {
     let configuration: PanelConfiguration
-    let client: OpenMarketClient
-    let vendor: VendorIdentity
-    let catalog: CatalogSync
     let sales: SaleStore
-    let saleScheduler: SaleScheduler
 
     var salesAvailable: Bool { configuration.api.dialect != .v1 }
 

@@ -19,7 +19,7 @@ extension PanelApp {
             return try await RequestContext.$current.withValue(requestContext) {
                 guard !configuration.signIn || requestContext.identity.signedIn else { return await signInFirst(request) }
                 guard requestContext.role <= needed else {
-                    return await errorPage(.forbidden(needed == .owner ? "failure_owner_only" : "failure_viewer_read_only"),
+                    return await pages.errorPage(.forbidden(needed == .owner ? "failure_owner_only" : "failure_viewer_read_only"),
                                            request: request)
                 }
                 return try await next(request)
@@ -29,7 +29,7 @@ extension PanelApp {
 
     private func signInFirst(_ request: HTTPRequest) async -> HTTPResponse {
         guard request.method == "GET" || request.method == "HEAD" else {
-            return await errorPage(.forbidden("failure_sign_in_first"), request: request)
+            return await pages.errorPage(.forbidden("failure_sign_in_first"), request: request)
         }
         let next = SessionController.safeNext(request.target)
         var response = HTTPResponse.redirect(to: "/login" + (next == "/products" ? "" : "?next=" + ListLinks.encode(next)),

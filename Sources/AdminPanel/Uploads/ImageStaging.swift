@@ -4,7 +4,6 @@ import OpenMarketCore
 
 /// Images chosen in a form: checked, shrunk to the API's limit and staged so an error never loses them (register, v1 edit, duplicate, import).
 struct ImageStager: Sendable {
-    let configuration: PanelConfiguration
     let staging: StagedUploads
     let imports: ImportService
 
