@@ -7,10 +7,11 @@ extension PanelApp {
     /// person; pages and actions that write products need an editor, people need an owner, and
     /// everyone may sign out and manage their own account. `RouteTableTests` lists them all.
     ///
-    /// Reading a route: `app.productController.detailPage` is the handler `ProductController.detailPage`,
-    /// in the controller's folder (`Products/…`; the controller's own file lists its handler files).
-    /// The page it renders is `Templates/<name>.html`, the name its `page("<name>", …)` call gives.
-    /// Each controller is built in `PanelApp.init` with only the dependencies it uses.
+    /// How to read a route: handler = `<Controller>.<method>` in `<Concept>/…` (the line says
+    /// `app.catalogController.listPage`: `CatalogController.listPage`, in `Catalog/`; the comment
+    /// above it names the file), template = `Templates/<name>.html` (the comment's `→ name.html`,
+    /// the name the handler's `page("<name>", …)` renders). Each controller is built in
+    /// `PanelApp.init` with only the dependencies it uses; its type's declaration lists them.
     static let staticPattern = "/static/{path...}"
 
     static let routeTable: RouteTable = {
