@@ -16,11 +16,6 @@ final class PanelApp: Sendable {
     let media: MediaLinks
     let sessions: SessionStore
     let people: PeopleStore
-    let formTokens: FormTokens
-    let flashCookie: FlashCookie
-    let hasher: PasswordHasher
-    /// Wrong sign-in passwords: per name (first key) and per address (second).
-    let signInGate: AttemptGate
     /// Wrong vendor passwords: per person (first key) and panel-wide (second).
     let deleteGate: AttemptGate
     /// The one-time setup link's token, while sign-in is on and no owner exists (printed at start).
@@ -33,12 +28,9 @@ final class PanelApp: Sendable {
     /// One upstream fetch per image at a time (see `mediaFile`).
     let mediaFetches = SingleFlight<MediaController.MediaFetch>()
     let vendor: VendorIdentity
-    let staticFiles: StaticFiles
     /// The local catalog copy (sorted and filtered views, CSV) and what keeps it current.
     let catalog: CatalogSync
     let catalogDatabase: CatalogDatabase
-    let newestCheck: NewestProductCheck
-    let apiHealth: APIHealthProbe
     let bulkGauge = ConcurrencyGauge()
     let database: PanelDatabase
     let activity: ActivityLog
@@ -52,19 +44,15 @@ final class PanelApp: Sendable {
     /// the folder under DATA holding their files; restores and reverts of one item run one at a time.
     let trash: TrashStore
     let drafts: DraftStore
-    let safetyFiles: SafetyFiles
-    let restores = KeyedQueue<Int>()
     let reverts = KeyedQueue<String>()
     /// The page plumbing every controller holds.
     let pages: Pages
     /// The controllers, one per concept; the route table (`Routes.swift`) names their handlers.
     let mediaController: MediaController
     let healthController: HealthController
-    let imageStager: ImageStager
     let trashKeeper: TrashKeeper
     let saleSections: SaleSections
     let activityController: ActivityController
-    let draftSaving: DraftSaving
     let sessionController: SessionController
     let peopleController: PeopleController
     let productController: ProductController
@@ -81,6 +69,18 @@ final class PanelApp: Sendable {
     let listeningPort = ListeningPort()
 
     init(configuration: PanelConfiguration, transport: any HTTPTransport) throws {
+        // Parts only the controllers use: built here, kept by them.
+        let formTokens: FormTokens
+        let flashCookie: FlashCookie
+        let hasher: PasswordHasher
+        let signInGate: AttemptGate
+        let staticFiles: StaticFiles
+        let newestCheck: NewestProductCheck
+        let apiHealth: APIHealthProbe
+        let safetyFiles: SafetyFiles
+        let restores = KeyedQueue<Int>()
+        let imageStager: ImageStager
+        let draftSaving: DraftSaving
         self.configuration = configuration
         self.transport = transport
         client = OpenMarketClient(configuration: configuration.api, transport: transport)

@@ -19,7 +19,7 @@ extension PanelApp {
         routes.get("/", .viewer, plain: { _, _ in .redirect(to: "/products", status: 303) })
         // Catalog/ListPage.swift → products.html
         routes.get("/products", .viewer, page: { app, request in try await app.catalogController.listPage(request) })
-        // Products/RegisterPage.swift (v1: V1/V1Forms.swift) → product_new.html
+        // Products/RegisterPage.swift (v1: Products/V1/V1Forms.swift) → product_new.html
         routes.post("/products", .editor, bodyLimit: .upload, page: { app, request in try await app.productFormController.registerProduct(request) })
         // Catalog/CatalogPages.swift (refresh, CSV, newest)
         routes.get("/products/refresh", .viewer, page: { app, request in try await app.catalogController.refreshCatalog(request) })
@@ -45,7 +45,7 @@ extension PanelApp {
         routes.get("/products/new", .editor, page: { app, request in try await app.productFormController.registerForm(request) })
         // Products/DetailPage.swift → product.html
         routes.get("/products/{id}", .viewer, page: { app, request in try await app.productController.detailPage(request) })
-        // Products/EditPage.swift (v1: V1/V1Forms.swift) → product_edit.html
+        // Products/EditPage.swift (v1: Products/V1/V1Forms.swift) → product_edit.html
         routes.get("/products/{id}/edit", .editor, page: { app, request in try await app.productFormController.editForm(request) })
         routes.post("/products/{id}/edit", .editor, bodyLimit: .productEdit,
                     page: { app, request in try await app.productFormController.updateProduct(request) })

@@ -2,7 +2,8 @@ import Foundation
 import HTTPServer
 import OpenMarketCore
 
-/// `POST /products/bulk`: one action on the chosen products (price, stock, discount, delete), and its result page.
+/// `POST /products/bulk`: one action on the chosen products (price, stock, discount, delete), and its
+/// result page.
 ///
 /// Handlers: `BulkPage.swift`, `SaleBulk.swift`. `PanelApp` builds it with the dependencies below.
 struct BulkController: Sendable, PageHandling, CatalogWriting {

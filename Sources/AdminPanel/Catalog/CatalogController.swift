@@ -3,7 +3,8 @@ import HTMLTemplates
 import HTTPServer
 import OpenMarketCore
 
-/// `/products` (the list from the local copy), `/products/refresh`, `/products/export.csv` and `/products/newest.json`.
+/// `/products` (the list from the local copy), `/products/refresh`, `/products/export.csv` and
+/// `/products/newest.json`.
 ///
 /// Handlers: `ListPage.swift`, `CatalogPages.swift`. `PanelApp` builds it with the dependencies below.
 struct CatalogController: Sendable, PageHandling {

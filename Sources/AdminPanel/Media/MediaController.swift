@@ -4,7 +4,8 @@ import OpenMarketCore
 
 /// `/media/…` (product images through the panel, cached) and `/uploads/{token}/{image}` (staged previews).
 ///
-/// Handlers: `MediaProxy.swift`, `StagedUploadPreview.swift`. `PanelApp` builds it with the dependencies below.
+/// Handlers: `MediaProxy.swift`, `StagedUploadPreview.swift`. `PanelApp` builds it with the
+/// dependencies below.
 struct MediaController: Sendable, PageHandling {
     let pages: Pages
     let configuration: PanelConfiguration

@@ -2,7 +2,8 @@ import Foundation
 import HTTPServer
 import OpenMarketCore
 
-/// `POST /activity/{id}/revert` and `POST /activity/bulk/{run}/revert`: a change from the activity log undone.
+/// `POST /activity/{id}/revert` and `POST /activity/bulk/{run}/revert`: a change from the activity log
+/// undone.
 ///
 /// Handlers: `RevertPages.swift`, `RevertRunner.swift`. `PanelApp` builds it with the dependencies below.
 struct RevertController: Sendable, PageHandling, CatalogWriting {

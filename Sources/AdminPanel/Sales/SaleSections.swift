@@ -3,8 +3,8 @@ import HTMLTemplates
 import HTTPServer
 import OpenMarketCore
 
-/// The scheduled discounts as other pages show them: the product page's section, the list's marks, and creating one (a product's form, a bulk action).
-///
+/// The scheduled discounts as other pages show them: the product page's section, the list's marks, and
+/// creating one (a product's form, a bulk action).
 struct SaleSections: Sendable {
     let configuration: PanelConfiguration
     let sales: SaleStore

@@ -2,7 +2,8 @@ import Foundation
 import HTTPServer
 import OpenMarketCore
 
-/// Images chosen in a form: checked, shrunk to the API's limit and staged so an error never loses them (register, v1 edit, duplicate, import).
+/// Images chosen in a form: checked, shrunk to the API's limit and staged so an error never loses them
+/// (register, v1 edit, duplicate, import).
 struct ImageStager: Sendable {
     let staging: StagedUploads
     let imports: ImportService

@@ -31,7 +31,11 @@ struct FieldChange: Sendable, Equatable {
     var yours: String
 }
 
-/// The product forms: `/products/new` and `POST /products` (register), `/products/{id}/edit` (edit, with the conflict check), `/products/{id}/duplicate`, and their v1 variants (`V1/`).
+/// The product forms: `/products/new` and `POST /products` (register), `/products/{id}/edit` (edit,
+/// with the conflict check), `/products/{id}/duplicate`, and their v1 variants (`V1/`).
+///
+/// Declared here with the form's shared parts; the handlers extend it in `RegisterPage.swift`,
+/// `EditPage.swift`, `DuplicatePage.swift` and `V1/V1Forms.swift`.
 struct ProductFormController: Sendable, PageHandling, CatalogWriting {
     let pages: Pages
     let configuration: PanelConfiguration
