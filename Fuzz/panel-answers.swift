@@ -68,9 +68,9 @@ public func fuzzPanelAnswers(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt
         let snapshot = CatalogSnapshot(products, unreadable: unreadable)
         let result = snapshot.page(query, ownVendorID: 7)
         let shown = result.products.map { app.presenter.listItem($0.listItem, ownVendorID: 7, l) }
-        var context = app.listContext(query, products: shown, target: query.url(), l)
+        var context = app.catalogController.listContext(query, products: shown, target: query.url(), l)
         context["unreadable"] = UnreadableProducts.templateValue(snapshot.unreadable, l)
-        context["total_text"] = .string(PanelApp.totalText(count: result.totalCount, page: result.pageNo,
+        context["total_text"] = .string(CatalogController.totalText(count: result.totalCount, page: result.pageNo,
                                                            lastPage: result.lastPage, query: query, l))
         context["pagination"] = Pagination.templateValue(current: result.pageNo, last: result.lastPage, hasPrev: true,
                                                          hasNext: true, query: query)
@@ -96,10 +96,10 @@ public func fuzzPanelAnswers(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt
             _ = values.parse()
             var edit = ProductFormState(values: values, product: product, loaded: values)
             edit.back = "/products"
-            render(app, "product_edit", app.formContext(edit, editing: product.id, csrfToken: "fuzz", l), l)
+            render(app, "product_edit", app.productFormController.formContext(edit, editing: product.id, csrfToken: "fuzz", l), l)
             var duplicate = ProductFormState(values: ProductFormValues(product: product, thumbnailID: nil))
             duplicate.values.name = l("duplicate_name", ["name": DisplayBounds.name(product.name)])
-            render(app, "product_new", app.formContext(duplicate, editing: nil, csrfToken: "fuzz", l), l)
+            render(app, "product_new", app.productFormController.formContext(duplicate, editing: nil, csrfToken: "fuzz", l), l)
         }
     }
     let elapsed = Date().timeIntervalSince(started)

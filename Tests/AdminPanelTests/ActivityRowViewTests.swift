@@ -65,7 +65,7 @@ import OpenMarketCore
     @Test func bulkRowsNameTheProductAndSpeakTheReadersLanguage() {
         let outcome = BulkRunner.Outcome(id: 52, name: "텀블러 3", done: true, reason: "bulk_reason_price_set",
                                          arguments: ["old": "₩1,000", "new": "₩900", "discount": "₩0"])
-        let detail = PanelApp.bulkActivityDetail(.adjustPrice(PriceAdjustment(change: .amount(-100))), outcome)
+        let detail = BulkController.bulkActivityDetail(.adjustPrice(PriceAdjustment(change: .amount(-100))), outcome)
         let entry = ActivityEntry(person: "local", address: "127.0.0.1", action: "bulk", productID: 77, detail: detail.stored)
         // Product 77 has left the catalog since: the row still names it.
         let row = fields(Self.view.row(record(entry)))

@@ -236,7 +236,7 @@ import OpenMarketSandbox
         #expect(try await Self.delete(harness, gone.id).status == 303)
         #expect((try await harness.browser.get("/trash")).text.contains("data-trash-item=\"\(gone.id)\""))
         harness.clock.advance(31 * 86_400)
-        await harness.panel.app.sweepTrash()
+        await harness.panel.app.trashKeeper.sweepTrash()
         #expect(!(try await harness.browser.get("/trash")).text.contains("data-trash-item"))
         let left = try FileManager.default.contentsOfDirectory(atPath: harness.dataDirectory.appendingPathComponent("trash").path)
         #expect(left.isEmpty, "files left: \(left)")

@@ -4,7 +4,7 @@ import HTTPServer
 
 /// `GET /activity?person=&action=&product=&page=`: the log, newest first, for every signed-in
 /// person; and the rows a product's detail page shows in its `data-history` section.
-extension PanelApp {
+extension ActivityController {
     func activityPage(_ request: HTTPRequest) async throws -> HTTPResponse {
         let visit = await visit(request)
         let l = visit.localizer

@@ -60,20 +60,20 @@ public final class AdminPanel: Sendable {
         let port = try server.start()
         app.listeningPort.value = port
         // Scheduled discounts: v2 only (v1 would need stored product passwords).
-        if app.salesAvailable { Task { [scheduler = app.saleScheduler] in await scheduler.start() } }
+        if app.saleSections.salesAvailable { Task { [scheduler = app.saleScheduler] in await scheduler.start() } }
         // Staged uploads of abandoned forms expire even if nobody submits again.
         let staging = app.staging
         let activity = app.activity, days = app.configuration.activityDays, sessions = app.sessions
         let app = app
         let imports = app.imports, now = app.configuration.now
         Task { await activity.purge(olderThanDays: days) }
-        Task { await app.sweepTrash() }
+        Task { await app.trashKeeper.sweepTrash() }
         Task {
             await sweeper.run(every: .seconds(300)) {
                 await staging.purgeExpired()
                 await activity.purge(olderThanDays: days)
                 await sessions.purgeExpired()
-                await app.sweepTrash()
+                await app.trashKeeper.sweepTrash()
                 await imports.purge(now: now())
             }
         }
@@ -87,7 +87,7 @@ public final class AdminPanel: Sendable {
 
     /// The address colleagues open (`--public-url`, else the LAN address with a wildcard `--host`,
     /// else the listening address), without a trailing slash; start-up prints it.
-    public var colleagueBaseURL: String { app.colleagueBaseURL }
+    public var colleagueBaseURL: String { app.peopleController.colleagueBaseURL }
 
     /// Connections served at once (below `maxConnections` when the open-file limit is lower).
     public var connectionCapacity: Int { server.connectionCapacity }

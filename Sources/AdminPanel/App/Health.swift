@@ -2,7 +2,11 @@ import Foundation
 import HTTPServer
 import OpenMarketCore
 
-extension PanelApp {
+/// `/healthz`: the panel is up, and whether the API answers.
+struct HealthController: Sendable {
+    let configuration: PanelConfiguration
+    let apiHealth: APIHealthProbe
+
     /// `GET /healthz`: the panel is up; whether the API answers its health check; the version.
     func health(_ request: HTTPRequest) async throws -> HTTPResponse {
         let reachable = await apiHealth.reachable()

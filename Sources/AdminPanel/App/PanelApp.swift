@@ -3,11 +3,10 @@ import HTMLTemplates
 import HTTPServer
 import OpenMarketCore
 
-/// The web app: shared state and the helpers every handler uses. Handlers live in extensions,
-/// one file per page family; `routes()` wires them to paths.
+/// The wiring of the panel: builds the stores and services from the configuration, then one
+/// controller per concept with the dependencies it uses, and the router (`Routes.swift`:
+/// the route table naming each controller's handler, inside the guards). No handler lives here.
 final class PanelApp: Sendable {
-    static let viewCookie = "om_view"
-
     let configuration: PanelConfiguration
     let client: OpenMarketClient
     let transport: any HTTPTransport
@@ -17,11 +16,6 @@ final class PanelApp: Sendable {
     let media: MediaLinks
     let sessions: SessionStore
     let people: PeopleStore
-    let formTokens: FormTokens
-    let flashCookie: FlashCookie
-    let hasher: PasswordHasher
-    /// Wrong sign-in passwords: per name (first key) and per address (second).
-    let signInGate: AttemptGate
     /// Wrong vendor passwords: per person (first key) and panel-wide (second).
     let deleteGate: AttemptGate
     /// The one-time setup link's token, while sign-in is on and no owner exists (printed at start).
@@ -32,14 +26,11 @@ final class PanelApp: Sendable {
     let spoolDirectory: URL
     let mediaCache: MediaCache
     /// One upstream fetch per image at a time (see `mediaFile`).
-    let mediaFetches = SingleFlight<MediaFetch>()
+    let mediaFetches = SingleFlight<MediaController.MediaFetch>()
     let vendor: VendorIdentity
-    let staticFiles: StaticFiles
     /// The local catalog copy (sorted and filtered views, CSV) and what keeps it current.
     let catalog: CatalogSync
     let catalogDatabase: CatalogDatabase
-    let newestCheck: NewestProductCheck
-    let apiHealth: APIHealthProbe
     let bulkGauge = ConcurrencyGauge()
     let database: PanelDatabase
     let activity: ActivityLog
@@ -53,13 +44,43 @@ final class PanelApp: Sendable {
     /// the folder under DATA holding their files; restores and reverts of one item run one at a time.
     let trash: TrashStore
     let drafts: DraftStore
-    let safetyFiles: SafetyFiles
-    let restores = KeyedQueue<Int>()
     let reverts = KeyedQueue<String>()
+    /// The page plumbing every controller holds.
+    let pages: Pages
+    /// The controllers, one per concept; the route table (`Routes.swift`) names their handlers.
+    let mediaController: MediaController
+    let healthController: HealthController
+    let trashKeeper: TrashKeeper
+    let saleSections: SaleSections
+    let activityController: ActivityController
+    let sessionController: SessionController
+    let peopleController: PeopleController
+    let productController: ProductController
+    let productFormController: ProductFormController
+    let draftController: DraftController
+    let catalogController: CatalogController
+    let bulkController: BulkController
+    let importController: ImportController
+    let trashController: TrashController
+    let revertController: RevertController
+    let salesController: SalesController
+    let staticController: StaticController
     /// The port the panel listens on (known after binding; port 0 picks one).
     let listeningPort = ListeningPort()
 
     init(configuration: PanelConfiguration, transport: any HTTPTransport) throws {
+        // Parts only the controllers use: built here, kept by them.
+        let formTokens: FormTokens
+        let flashCookie: FlashCookie
+        let hasher: PasswordHasher
+        let signInGate: AttemptGate
+        let staticFiles: StaticFiles
+        let newestCheck: NewestProductCheck
+        let apiHealth: APIHealthProbe
+        let safetyFiles: SafetyFiles
+        let restores = KeyedQueue<Int>()
+        let imageStager: ImageStager
+        let draftSaving: DraftSaving
         self.configuration = configuration
         self.transport = transport
         client = OpenMarketClient(configuration: configuration.api, transport: transport)
@@ -152,212 +173,69 @@ final class PanelApp: Sendable {
         } catch {
             throw PanelStartupError("the public folder \(configuration.publicDirectory.path) cannot be served: \(error)")
         }
+        pages = Pages(configuration: configuration, renderer: renderer,
+                      visitors: Visitors(signIn: configuration.signIn, sessions: sessions, people: people,
+                                         stringCatalogs: stringCatalogs),
+                      formTokens: formTokens, flashCookie: flashCookie)
+        mediaController = MediaController(pages: pages, configuration: configuration, transport: transport,
+                                          media: media, staging: staging, mediaCache: mediaCache,
+                                          mediaFetches: mediaFetches)
+        staticController = StaticController(configuration: configuration, staticFiles: staticFiles,
+                                            hostAllowList: hostAllowList, listeningPort: listeningPort)
+        healthController = HealthController(configuration: configuration, apiHealth: apiHealth)
+        imageStager = ImageStager(staging: staging, imports: imports)
+        trashKeeper = TrashKeeper(configuration: configuration, client: client, media: media, mediaCache: mediaCache,
+                                  transport: transport, trash: trash, safetyFiles: safetyFiles)
+        saleSections = SaleSections(configuration: configuration, sales: sales)
+        activityController = ActivityController(pages: pages, configuration: configuration, people: people,
+                                                catalog: catalog, activity: activity)
+        draftSaving = DraftSaving(pages: pages, configuration: configuration, staging: staging, drafts: drafts,
+                                  safetyFiles: safetyFiles)
+        sessionController = SessionController(pages: pages, configuration: configuration, sessions: sessions,
+                                              people: people, hasher: hasher, signInGate: signInGate,
+                                              activity: activity)
+        peopleController = PeopleController(pages: pages, configuration: configuration, sessions: sessions,
+                                            people: people, hasher: hasher, signInGate: signInGate,
+                                            setupToken: setupToken, activity: activity, listeningPort: listeningPort,
+                                            sessionController: sessionController)
+        productController = ProductController(pages: pages, configuration: configuration, client: client,
+                                              catalog: catalog, catalogDatabase: catalogDatabase, presenter: presenter,
+                                              deleteGate: deleteGate, vendor: vendor, activity: activity,
+                                              activityController: activityController, saleSections: saleSections,
+                                              trashKeeper: trashKeeper, mediaController: mediaController)
+        productFormController = ProductFormController(pages: pages, configuration: configuration, client: client,
+                                                      catalog: catalog, catalogDatabase: catalogDatabase,
+                                                      transport: transport, presenter: presenter, media: media,
+                                                      deleteGate: deleteGate, staging: staging,
+                                                      spoolDirectory: spoolDirectory, vendor: vendor,
+                                                      activity: activity, imageStager: imageStager,
+                                                      draftSaving: draftSaving)
+        draftController = DraftController(pages: pages, configuration: configuration, staging: staging, drafts: drafts,
+                                          safetyFiles: safetyFiles, productFormController: productFormController)
+        catalogController = CatalogController(pages: pages, configuration: configuration, client: client,
+                                              presenter: presenter, vendor: vendor, catalog: catalog,
+                                              newestCheck: newestCheck, saleSections: saleSections)
+        bulkController = BulkController(pages: pages, configuration: configuration, client: client, catalog: catalog,
+                                        catalogDatabase: catalogDatabase, stringCatalogs: stringCatalogs,
+                                        deleteGate: deleteGate, vendor: vendor, bulkGauge: bulkGauge,
+                                        activity: activity, saleScheduler: saleScheduler,
+                                        catalogController: catalogController, saleSections: saleSections,
+                                        trashKeeper: trashKeeper, mediaController: mediaController)
+        importController = ImportController(pages: pages, configuration: configuration, client: client,
+                                            catalog: catalog, catalogDatabase: catalogDatabase, staging: staging,
+                                            spoolDirectory: spoolDirectory, vendor: vendor, activity: activity,
+                                            imports: imports, imageStager: imageStager)
+        trashController = TrashController(pages: pages, configuration: configuration, client: client, catalog: catalog,
+                                          catalogDatabase: catalogDatabase, vendor: vendor, activity: activity,
+                                          trash: trash, safetyFiles: safetyFiles, restores: restores)
+        revertController = RevertController(pages: pages, configuration: configuration, client: client,
+                                            catalog: catalog, catalogDatabase: catalogDatabase, presenter: presenter,
+                                            deleteGate: deleteGate, database: database, activity: activity,
+                                            reverts: reverts)
+        salesController = SalesController(pages: pages, configuration: configuration, client: client, vendor: vendor,
+                                          sales: sales, saleScheduler: saleScheduler,
+                                          productController: productController, saleSections: saleSections)
     }
 
-    var accessControl: Bool { configuration.signIn }
-
-    /// A product the panel just registered, edited or re-read: every view shows it at once.
-    func catalogRecord(_ product: ProductDetail) async {
-        let changes = catalog.copy.record(CatalogProduct(product, seenAt: configuration.now()))
-        try? await catalogDatabase.persist(changes, syncedAt: nil)
-    }
-
-    /// A product the panel just deleted (or found deleted): gone from every view at once.
-    func catalogRemove(_ id: Int) async {
-        let changes = catalog.copy.remove(id: id)
-        try? await catalogDatabase.persist(changes, syncedAt: nil)
-    }
-
-    // MARK: sessions
-
-    /// The browser's session as a page sees it, plus the cookie to set when it is new.
-    struct Visit: Sendable {
-        var session: SessionSnapshot?
-        var flash: String?
-        /// Cookies the response sets (a new form key, a flash message taken).
-        var cookies: [SetCookie] = []
-        var localizer: Localizer
-        var languageSwitchTarget = "/products"
-    }
-
-    // MARK: languages
-
-    /// The request's language (`?lang=`, the `om_lang` cookie, `Accept-Language`, English).
-    func localizer(for request: HTTPRequest) -> Localizer {
-        if let current = RequestContext.current { return current.localizer }
-        let language = Language.choose(query: request.query["lang"], cookie: request.cookies[Language.cookieName],
-                                       acceptLanguage: request.headers["Accept-Language"])
-        return Localizer(catalog: stringCatalogs[language])
-    }
-
-    /// A visit for a POST whose session is already known (the CSRF check found it).
-    func visit(_ request: HTTPRequest, session: SessionSnapshot) -> Visit {
-        Visit(session: session, localizer: localizer(for: request), languageSwitchTarget: Self.languageSwitchTarget(request))
-    }
-
-    /// Where the header's language links lead: this page again (its query without `lang`). A
-    /// re-rendered form (a POST) switches on its GET page, since a link cannot repeat a POST.
-    static func languageSwitchTarget(_ request: HTTPRequest) -> String {
-        guard request.method == "GET" || request.method == "HEAD" else {
-            return request.path == "/products" ? "/products/new" : request.path
-        }
-        let items = request.queryItems.filter { $0.name != "lang" }.prefix(20)
-        guard !items.isEmpty else { return request.path }
-        return request.path + "?" + items.map { ListLinks.encode($0.name) + "=" + ListLinks.encode($0.value) }.joined(separator: "&")
-    }
-
-    /// The browser's visit: who it is (`session.person`, `session.role`), its form token and its
-    /// one-time flash message. Nothing is stored for it: a browser without a form key gets one in
-    /// a cookie, and the token is derived from that key (`FormTokens`). `create` is kept for the
-    /// callers' sake; every page may get a form key now, since it costs no storage.
-    func visit(_ request: HTTPRequest, create: Bool = true, takeFlash: Bool = true) async -> Visit {
-        let requestContext = await context(for: request)
-        let identity = requestContext.identity
-        var cookies: [SetCookie] = []
-        var browserKey = requestContext.formKey
-        if browserKey == nil, create {
-            browserKey = SecureToken.make()
-            cookies.append(FormTokens.cookie(browserKey!))
-        }
-        var flash: String?
-        if takeFlash, request.cookies[FlashCookie.cookieName] != nil {
-            flash = flashCookie.message(request)
-            cookies.append(.expired(FlashCookie.cookieName))
-        }
-        let session = SessionSnapshot(id: browserKey ?? "", csrfToken: browserKey.map { formTokens.token(for: $0, session: identity.sessionHash) } ?? "",
-                                      signedIn: identity.signedIn, person: identity.person, role: identity.role,
-                                      sessionHash: identity.sessionHash)
-        return Visit(session: session, flash: flash, cookies: cookies, localizer: requestContext.localizer,
-                     languageSwitchTarget: Self.languageSwitchTarget(request))
-    }
-
-    func chrome(_ visit: Visit, section: PageChrome.Section = .none) -> PageChrome {
-        PageChrome(flash: visit.flash, session: visit.session, accessControl: accessControl, section: section,
-                   localizer: visit.localizer, languageSwitchTarget: visit.languageSwitchTarget)
-    }
-
-    func page(_ template: String, title: String, context: [String: TemplateValue], visit: Visit,
-              section: PageChrome.Section = .none, status: Int = 200) throws -> HTTPResponse {
-        var response = try renderer.page(template, title: title, context: context,
-                                         chrome: chrome(visit, section: section), status: status)
-        for cookie in visit.cookies { response.setCookie(cookie) }
-        return response
-    }
-
-    /// 303 to `location`, leaving a one-time message for the next page.
-    func redirect(to location: String, flash: String?, session: SessionSnapshot?) async -> HTTPResponse {
-        var response = HTTPResponse.redirect(to: location, status: 303)
-        if let flash { response.setCookie(flashCookie.cookie(flash)) }
-        return response
-    }
-
-    // MARK: CSRF
-
-    /// The visit of a POST whose form carries this browser's token; else a 403 page. The token
-    /// is checked against the browser's form-key cookie (signed double-submit), so it needs no
-    /// stored session and survives restarts. (The Origin header is checked earlier, for every POST.)
-    func requireCSRF(_ request: HTTPRequest, formToken: String?) async throws -> SessionSnapshot {
-        let visit = await visit(request, create: false, takeFlash: false)
-        guard let session = visit.session,
-              formTokens.isValid(formToken, browserKey: FormTokens.browserKey(request), session: session.sessionHash) else {
-            throw PageFailure(status: 403, heading: "failure_csrf_heading", message: "failure_csrf_message")
-        }
-        return session
-    }
-
-    // MARK: errors
-
-    func errorPage(_ failure: PageFailure, request: HTTPRequest) async -> HTTPResponse {
-        let visit = await visit(request, create: false, takeFlash: false)
-        let l = visit.localizer
-        let template = failure.status == 404 ? "not_found" : "error"
-        let heading = l(failure.heading, failure.arguments)
-        let context: [String: TemplateValue] = [
-            "status": .int(failure.status),
-            "status_text": .string(l("error_status", ["status": String(failure.status)])),
-            "heading": .string(heading),
-            "message": .string(l(failure.message, failure.arguments)),
-            "detail": failure.detail.map { .object(["text": .string($0)]) } ?? .null,
-            "retry": failure.retryURL.map { .object(["url": .string($0)]) } ?? .null,
-        ]
-        do {
-            var response = try page(template, title: heading, context: context, visit: visit, status: failure.status)
-            if failure.status == 413 { response.headers["Connection"] = "close" }
-            return response
-        } catch {
-            return .text("\(heading). \(l(failure.message, failure.arguments))", status: failure.status)
-        }
-    }
-
-    /// Wraps a handler so failures become pages: a `PageFailure` as is, an API error by its
-    /// meaning (with a retry link for GETs), a body-parsing error by its status.
-    func pageHandler(_ handler: @escaping @Sendable (PanelApp, HTTPRequest) async throws -> HTTPResponse) -> HTTPHandler {
-        { [self] request in
-            var response = await handle(request, handler)
-            // `?lang=` (the header's links) is remembered for the next pages.
-            if let chosen = request.query["lang"].flatMap({ Language(rawValue: $0.lowercased()) }),
-               chosen.rawValue != request.cookies[Language.cookieName] {
-                response.setCookie(SetCookie(name: Language.cookieName, value: chosen.rawValue, maxAge: 365 * 24 * 3600,
-                                             sameSite: .lax))
-            }
-            return response
-        }
-    }
-
-    private func handle(_ request: HTTPRequest,
-                        _ handler: @Sendable (PanelApp, HTTPRequest) async throws -> HTTPResponse) async -> HTTPResponse {
-        do {
-            return try await handler(self, request)
-        } catch let failure as PageFailure {
-                return await errorPage(failure, request: request)
-            } catch let error as OpenMarketError {
-                let retry = request.method == "GET" ? request.path : nil
-                return await errorPage(PageFailure(error, retryURL: retry), request: request)
-            } catch let error as HTTPError {
-                return await errorPage(failure(for: error), request: request)
-            } catch {
-                // A bug or a local fault (template, disk): say so without details that could leak.
-                return await errorPage(PageFailure(status: 500, heading: "failure_internal_heading",
-                                                   message: "failure_internal_message"),
-                                       request: request)
-            }
-    }
-
-    func failure(for error: HTTPError) -> PageFailure {
-        switch error.status {
-        case 413:
-            // The form's own limits each get their own words, so nobody shrinks images to fix a
-            // text that is too long; the whole request over the route's limit is about images.
-            switch error.limit {
-            case .parts(let max)?, .fields(let max)?:
-                PageFailure(status: 413, heading: "failure_form_too_large_heading", message: "failure_form_too_many_parts",
-                            arguments: ["max": "\(max)"])
-            case .partHeaders(let maxBytes)?:
-                PageFailure(status: 413, heading: "failure_form_too_large_heading", message: "failure_form_part_headers_too_large",
-                            arguments: ["max": "\(maxBytes / 1024)"])
-            case .field(let name, let maxBytes)?:
-                PageFailure(status: 413, heading: "failure_form_too_large_heading", message: "failure_form_field_too_large",
-                            arguments: ["field": String(name.prefix(40)), "max": "\(maxBytes / 1024)"])
-            case .file(_, let maxBytes)?:
-                PageFailure(status: 413, heading: "failure_too_large_heading", message: "failure_form_file_too_large",
-                            arguments: ["max": "\(maxBytes >> 20)"])
-            case nil:
-                PageFailure(status: 413, heading: "failure_too_large_heading", message: "failure_panel_too_large_message",
-                            arguments: ["total": "\(configuration.uploadLimit >> 20)", "max": "\(ProductRules.maxImageBytes / 1024)"])
-            }
-        case 404:
-            .notFound()
-        default:
-            PageFailure(status: error.status, heading: "failure_unreadable_request_heading", message: "failure_unreadable_request_message",
-                        detail: error.message)
-        }
-    }
-
-    /// The product id of `/products/{id}…`, or a 404 page.
-    static func productID(_ request: HTTPRequest) throws -> Int {
-        guard let text = request.pathParameters["id"], let id = Int(text), id > 0 else {
-            throw PageFailure.notFound("failure_no_product_here")
-        }
-        return id
-    }
+    var visitors: Visitors { pages.visitors }
 }

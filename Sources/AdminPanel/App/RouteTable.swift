@@ -62,7 +62,7 @@ struct RouteTable: Sendable {
         let pattern: String
         let access: RouteAccess
         let bodyLimit: RouteBodyLimit
-        /// A page route turns failures into error pages (`PanelApp.pageHandler`); a plain one
+        /// A page route turns failures into error pages (`Pages.pageHandler`); a plain one
         /// answers by itself (JSON, media, assets).
         let isPage: Bool
         let handler: Handler

@@ -3,7 +3,7 @@ import HTMLTemplates
 import HTTPServer
 import OpenMarketCore
 
-extension PanelApp {
+extension BulkController {
     /// `POST /products/bulk` (`ids`…, `action`, its value, `csrf_token`, `back`): one result row
     /// per product. Works as a plain form post; the list's script only adds a progress bar.
     func bulkAction(_ request: HTTPRequest) async throws -> HTTPResponse {
@@ -56,7 +56,7 @@ extension PanelApp {
         await catalog.ensureFresh(maxAge: configuration.catalogMaxAge)
         let (allowed, refused) = BulkSelection.partition(ids, in: catalog.copy.snapshot(), ownVendorID: await vendor.id)
         var runner = BulkRunner(client: client, concurrency: configuration.bulkConcurrency, gauge: bulkGauge)
-        runner.keeper = keepThenDelete
+        runner.keeper = trashKeeper.keepThenDelete
         runner.person = session.person
         let runID = BulkRuns.newID()
         let started = Date()
@@ -82,7 +82,7 @@ extension PanelApp {
         for outcome in outcomes {
             if let updated = outcome.updated { await catalogRecord(updated) }
             if outcome.deleted { await catalogRemove(outcome.id) }
-            if let removed = outcome.removed { await forgetMedia(of: removed) }
+            if let removed = outcome.removed { await mediaController.forgetMedia(of: removed) }
             var entry = ActivityEntry(session, request, action: "bulk", productID: outcome.id, changes: outcome.changes,
                                       detail: Self.bulkActivityDetail(action, outcome).stored)
             entry.runID = runID
@@ -129,7 +129,7 @@ extension PanelApp {
         let listTarget = back == "/products" || back.hasPrefix("/products?") ? back : "/products"
         let listRequest = try HTTPRequest(method: "GET", target: listTarget, headers: request.headers,
                                           remoteAddress: request.remoteAddress)
-        return try await listPage(listRequest, refusal: refusal)
+        return try await catalogController.listPage(listRequest, refusal: refusal)
     }
 
     static func bulkHeadingKey(_ action: BulkSelection.Action) -> String {

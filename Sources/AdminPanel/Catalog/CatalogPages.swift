@@ -2,7 +2,7 @@ import Foundation
 import HTTPServer
 import OpenMarketCore
 
-extension PanelApp {
+extension CatalogController {
     /// `GET /products/refresh?back=LIST`: the `data-refresh` button. Syncs the copy now (joining
     /// a sync under way), then returns to the list. A GET because it changes nothing of the
     /// seller's: it only makes the copy current, like a reload.

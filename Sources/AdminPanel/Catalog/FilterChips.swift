@@ -27,7 +27,7 @@ enum FilterChips {
                               removeURL: without { $0.show = .all }))
         }
         if query.stock != .any {
-            chips.append(Chip(label: l("catalog_stock_label") + ": " + l(PanelApp.stockKey(query.stock)),
+            chips.append(Chip(label: l("catalog_stock_label") + ": " + l(CatalogController.stockKey(query.stock)),
                               removeURL: without { $0.stock = .any }))
         }
         if query.discountedOnly {

@@ -52,7 +52,7 @@ enum Pagination {
     }
 }
 
-extension PanelApp {
+extension CatalogController {
     static let newestSeenCookie = "om_newest_seen"
 
     /// `GET /products?page=N&view=list|grid&q=TEXT&sort=…&show=…&stock=…&discounted=1&currency=…&per_page=…`

@@ -21,7 +21,7 @@ struct DeleteAttempt: Sendable {
 
     /// A slot for `person`'s try, or how long they must wait (nothing is reserved then).
     static func reserve(_ person: String, in gate: AttemptGate) async -> Result<DeleteAttempt, AttemptGate.Wait> {
-        switch await gate.reserve(person, PanelApp.panelWide) {
+        switch await gate.reserve(person, ProductController.panelWide) {
         case .success(let ticket): return .success(DeleteAttempt(gate: gate, ticket: ticket, person: person))
         case .failure(let wait): return .failure(wait)
         }
@@ -29,7 +29,7 @@ struct DeleteAttempt: Sendable {
 
     /// How long `person` must wait before a try, without reserving (a locked form).
     static func wait(for person: String, in gate: AttemptGate) async -> TimeInterval? {
-        await gate.retryAfter(person, PanelApp.panelWide)
+        await gate.retryAfter(person, ProductController.panelWide)
     }
 
     /// The password was right, or the API never checked it: the try does not count.
@@ -40,8 +40,8 @@ struct DeleteAttempt: Sendable {
     /// The password was wrong: the try keeps its slot. Answers the tries left, or the wait when none are.
     @discardableResult
     func commitWrongPassword() async -> Left {
-        let remaining = await gate.remaining(person, PanelApp.panelWide)
-        if remaining == 0, let wait = await gate.retryAfter(person, PanelApp.panelWide) { return .locked(wait) }
+        let remaining = await gate.remaining(person, ProductController.panelWide)
+        if remaining == 0, let wait = await gate.retryAfter(person, ProductController.panelWide) { return .locked(wait) }
         return .tries(remaining)
     }
 }

@@ -26,7 +26,7 @@ extension PanelApp {
             guard request.method == "POST", let origin = request.headers["Origin"],
                   !hostAllowList.allows(origin: origin, port: listeningPort.value, servesHTTPS: servesHTTPS)
             else { return try await next(request) }
-            return await errorPage(PageFailure(status: 403, heading: "failure_origin_heading", message: "failure_origin_message"),
+            return await pages.errorPage(PageFailure(status: 403, heading: "failure_origin_heading", message: "failure_origin_message"),
                                    request: request)
         }
     }

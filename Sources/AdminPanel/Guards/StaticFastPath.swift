@@ -1,6 +1,17 @@
 import HTTPServer
 
-extension PanelApp {
+/// `/static/{path...}`: the files of `Public/`, through the server's static route.
+struct StaticController: Sendable {
+    let configuration: PanelConfiguration
+    let staticFiles: StaticFiles
+    let hostAllowList: HostAllowList
+    let listeningPort: ListeningPort
+
+    /// The route table's handler: one asset (the same answer the fast path gives).
+    func asset(_ request: HTTPRequest) -> HTTPResponse {
+        staticFiles.response(for: request.pathParameters["path"] ?? "", request: request)
+    }
+
     /// `/static/` is answered on the server's event loop without the middlewares (no session is
     /// needed for assets). What the middlewares would do to such an answer is done here instead:
     /// the Host check decides whether the fast path may answer at all (a refused Host goes

@@ -58,7 +58,7 @@ struct ImageFetcher: Sendable {
     /// The URL's last path component, or `photo.jpg`.
     static func filename(_ url: URL) -> String {
         let last = url.lastPathComponent
-        return last.isEmpty || last == "/" ? "photo.jpg" : PanelApp.safeFilename(last)
+        return last.isEmpty || last == "/" ? "photo.jpg" : ImageStager.safeFilename(last)
     }
 
     private static let thread = BlockingThread()

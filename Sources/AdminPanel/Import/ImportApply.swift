@@ -2,7 +2,7 @@ import Foundation
 import HTTPServer
 import OpenMarketCore
 
-extension PanelApp {
+extension ImportController {
     /// One row's apply result.
     struct ImportRowResult: Sendable {
         var line: Int
@@ -152,14 +152,6 @@ extension PanelApp {
         }.min { $0.id < $1.id }
     }
 
-    /// A photo that cannot be sent: a catalog key and its values, and the English text.
-    struct ImportImageFailure: Error {
-        var key: String
-        var arguments: [String: String]
-        var message: String
-        var reason: String { ImportReason.encode(key, arguments) }
-    }
-
     /// An uploaded photo from the import's folder, or a URL fetched now (and shrunk to fit).
     private func importImage(_ reference: String, batch: ImportStore.Batch) async throws -> ImageUpload {
         if let url = ImageAddress.webURL(reference) {
@@ -171,7 +163,7 @@ extension PanelApp {
                 throw ImportImageFailure(key: failure.key, arguments: failure.arguments.merging(["file": reference]) { own, _ in own },
                                          message: "‘\(reference)’: \(failure.message)")
             }
-            let fitted = try await shrinkForUpload(fetched.data, filename: fetched.filename)
+            let fitted = try await imageStager.shrinkForUpload(fetched.data, filename: fetched.filename)
             return ImageUpload(filename: fitted.filename, data: fitted.data)
         }
         let imports = imports
@@ -184,29 +176,4 @@ extension PanelApp {
         return ImageUpload(filename: reference, data: data)
     }
 
-    /// A photo made to fit the API's limit on the import's own thread (shrinking is CPU work: one
-    /// at a time, off the pool that serves requests), for the import, register without JS and
-    /// duplicate; the failure names the file.
-    func shrinkForUpload(_ data: Data, filename: String) async throws -> ImageShrinker.Result {
-        let outcome: Result<ImageShrinker.Result, ImageShrinker.Failure> = await imports.shrinking.run {
-            do throws(ImageShrinker.Failure) { return .success(try ImageShrinker.fit(data, filename: filename)) } catch {
-                return .failure(error)
-            }
-        }
-        switch outcome {
-        case .success(let fitted):
-            let issues = ProductRules.fileIssues(filename: fitted.filename, data: fitted.data)
-            if let first = issues.first {
-                throw ImportImageFailure(key: "issue_" + (first.code ?? "image_type"), arguments: first.arguments, message: first.message)
-            }
-            return fitted
-        case .failure(.unsupported):
-            throw ImportImageFailure(key: "import_reason_photo_unsupported",
-                                     arguments: ["file": filename, "max": String(ProductRules.maxImageBytes / 1024)],
-                                     message: "‘\(filename)’ is over \(ProductRules.maxImageBytes / 1024) KB and only JPEG and PNG photos can be made smaller.")
-        case .failure:
-            throw ImportImageFailure(key: "import_reason_photo_unreadable", arguments: ["file": filename],
-                                     message: "‘\(filename)’ could not be read as an image.")
-        }
-    }
 }

@@ -3,18 +3,7 @@ import HTMLTemplates
 import HTTPServer
 import OpenMarketCore
 
-extension PanelApp {
-    static func registerImportRoutes(into routes: inout RouteTable) {
-        routes.get("/products/import", .editor, page: { app, request in try await app.importForm(request) })
-        // The CSV's 5 MiB plus the photos within the register form's upload limit; a body over it
-        // is refused (413) before it is read.
-        routes.post("/products/import", .editor, bodyLimit: .importUpload, page: { app, request in try await app.importPreview(request) })
-        routes.get("/products/import/{import}", .editor, page: { app, request in try await app.importPage(request) })
-        routes.get("/products/import/{import}/status.json", .editor, plain: { app, request in await app.importStatus(request) })
-        routes.post("/products/import/{import}/apply", .editor, bodyLimit: .bytes(16 * 1024),
-                    page: { app, request in try await app.importApply(request) })
-    }
-
+extension ImportController {
     /// `GET /products/import`
     func importForm(_ request: HTTPRequest) async throws -> HTTPResponse {
         let visit = await visit(request, create: true)
@@ -54,7 +43,7 @@ extension PanelApp {
         guard file.size <= ImportService.maxFileBytes else {
             return try importFormPage(visit: visit, alert: l("import_error_too_large", ["size": "5"]), status: 413)
         }
-        let fileName = Self.safeFilename(file.filename)
+        let fileName = ImageStager.safeFilename(file.filename)
         let data = try await staging.read(file)
         let records: [CSVReader.Record]
         do {
@@ -87,10 +76,10 @@ extension PanelApp {
         var uploads: [String: ImportIssue?] = [:]
         var usable: [String: Data] = [:]
         for image in form.files(named: "images") where image.size > 0 {
-            let name = Self.safeFilename(image.filename)
+            let name = ImageStager.safeFilename(image.filename)
             let bytes = try await staging.read(image)
             do {
-                let fitted = try await shrinkForUpload(bytes, filename: name)
+                let fitted = try await imageStager.shrinkForUpload(bytes, filename: name)
                 usable[name] = fitted.data
                 uploads[name] = .some(nil)
             } catch let failure as ImportImageFailure {

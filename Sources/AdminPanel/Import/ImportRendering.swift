@@ -3,7 +3,7 @@ import HTMLTemplates
 import HTTPServer
 import OpenMarketCore
 
-extension PanelApp {
+extension ImportController {
     /// The preview: one row per record with its outcome, changes (old → new) and broken rules;
     /// the apply form only when nothing is in error. Every cell is a template value (escaped).
     func importPreviewPage(_ plan: ImportPlan, importID: String?, fileName: String, visit: Visit, status: Int) throws -> HTTPResponse {

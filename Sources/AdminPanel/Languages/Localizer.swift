@@ -3,7 +3,7 @@ import HTMLTemplates
 import OpenMarketCore
 
 /// The texts, money and dates of one request's language. Handlers get it from the request
-/// (`PanelApp.localizer(for:)`) and call it with a catalog key and the values of its placeholders.
+/// (`Visitors.localizer(for:)`) and call it with a catalog key and the values of its placeholders.
 struct Localizer: Sendable {
     let catalog: StringCatalog
 

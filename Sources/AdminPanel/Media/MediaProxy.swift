@@ -2,7 +2,7 @@ import Foundation
 import HTTPServer
 import OpenMarketCore
 
-extension PanelApp {
+extension MediaController {
     /// `GET /media/{path...}`: a product image fetched from the configured API origin only
     /// (the route maps a path, never a host), kept in a bounded memory cache, with an ETag.
     /// Only bytes that really are JPEG/PNG/GIF/WebP are passed on, so it cannot proxy pages or JSON.

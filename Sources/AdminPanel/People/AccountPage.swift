@@ -4,7 +4,7 @@ import HTMLTemplates
 import HTTPServer
 
 /// `/account`: your own password and your own sessions (each revocable, or all but this one).
-extension PanelApp {
+extension PeopleController {
     func accountPage(_ request: HTTPRequest) async throws -> HTTPResponse {
         let visit = await visit(request)
         return try await accountView(visit: visit, issues: [:], status: 200)

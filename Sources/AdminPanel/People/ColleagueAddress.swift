@@ -55,7 +55,7 @@ enum ColleagueAddress {
     }
 }
 
-extension PanelApp {
+extension PeopleController {
     /// The address colleagues open (`ColleagueAddress`), for this panel as it runs.
     var colleagueBaseURL: String {
         ColleagueAddress.base(publicURL: configuration.publicURL, scheme: configuration.scheme, bindHost: configuration.host,

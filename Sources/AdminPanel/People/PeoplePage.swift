@@ -5,7 +5,7 @@ import HTTPServer
 /// `/people` (owners only; the role middleware enforces it): everyone with role, status and
 /// last seen; invite, change role, disable, reset. An invitation or reset shows its one-time
 /// link once, on the answer page itself (it is never stored, only its hash).
-extension PanelApp {
+extension PeopleController {
     func peoplePage(_ request: HTTPRequest) async throws -> HTTPResponse {
         let visit = await visit(request)
         return try await peopleView(visit: visit, status: 200)

@@ -4,7 +4,7 @@ import HTTPServer
 
 /// The two links that end in a password: `/setup/{token}` (the first owner, printed at start)
 /// and `/invite/{token}` (everyone else, 72 h, one-time). Used, expired or wrong → 404.
-extension PanelApp {
+extension PeopleController {
     // MARK: setup
 
     func setupForm(_ request: HTTPRequest) async throws -> HTTPResponse {
@@ -35,7 +35,7 @@ extension PanelApp {
         } catch PeopleProblem.alreadySetUp {
             throw PageFailure.notFound()
         }
-        return try await startSession(for: owner, request: request, redirectTo: "/products", detail: ActivityDetail("owner_set_up").stored)
+        return try await sessionController.startSession(for: owner, request: request, redirectTo: "/products", detail: ActivityDetail("owner_set_up").stored)
     }
 
     private func requireSetupToken(_ request: HTTPRequest) async throws {
@@ -67,7 +67,7 @@ extension PanelApp {
         guard let accepted = try await people.acceptInvitation(tokenHash: tokenHash, passwordHash: hash) else {
             throw PageFailure.notFound()
         }
-        return try await startSession(for: accepted, request: request, redirectTo: "/products", detail: ActivityDetail("invitation_accepted").stored)
+        return try await sessionController.startSession(for: accepted, request: request, redirectTo: "/products", detail: ActivityDetail("invitation_accepted").stored)
     }
 
     private func invitedPerson(_ request: HTTPRequest) async throws -> Person {

@@ -3,7 +3,7 @@ import HTMLTemplates
 import HTTPServer
 import OpenMarketCore
 
-extension PanelApp {
+extension ProductController {
     /// `GET /products/{id}/delete`: the password prompt for browsers without JavaScript.
     func deletePrompt(_ request: HTTPRequest) async throws -> HTTPResponse {
         let id = try Self.productID(request)
@@ -56,14 +56,14 @@ extension PanelApp {
         let outcome: Result<ProductDetail, OpenMarketError>
         do {
             let client = client
-            outcome = .success(try await keepThenDelete.run(id, person: session.person) { () throws(OpenMarketError) in
+            outcome = .success(try await trashKeeper.keepThenDelete.run(id, person: session.person) { () throws(OpenMarketError) in
                 try await client.delete(id: id, password: password)
             })
         } catch let failure as KeepThenDelete.KeepFailure {
             await attempt.release()
             let product = try await loadProduct(id, retry: "/products/\(id)/delete")
-            return try deletePage(product, visit: visit, back: back, alert: keepFailureMessage(failure, l), passwordError: nil,
-                                  locked: nil, status: Self.keepFailureStatus(failure))
+            return try deletePage(product, visit: visit, back: back, alert: trashKeeper.keepFailureMessage(failure, l), passwordError: nil,
+                                  locked: nil, status: TrashKeeper.keepFailureStatus(failure))
         } catch let error as OpenMarketError {
             outcome = .failure(error)
         } catch {
@@ -74,7 +74,7 @@ extension PanelApp {
         do throws(OpenMarketError) {
             let deleted = try outcome.get()
             await catalogRemove(id)
-            await forgetMedia(of: deleted)
+            await mediaController.forgetMedia(of: deleted)
             await activity.record(ActivityEntry(session, request, action: "delete", productID: id,
                                                 detail: ActivityDetail("deleted", ["product_name": DisplayBounds.name(deleted.name)]).stored))
             return await redirect(to: back ?? "/products", flash: l("flash_deleted", ["name": DisplayBounds.name(deleted.name)]), session: session)
@@ -102,14 +102,6 @@ extension PanelApp {
         } catch {
             let failure = PageFailure(error, retryURL: "/products/\(id)/delete")
             throw failure
-        }
-    }
-
-    func loadProduct(_ id: Int, retry: String) async throws -> ProductDetail {
-        do {
-            return try await client.product(id: id)
-        } catch {
-            throw PageFailure(error, retryURL: retry)
         }
     }
 

@@ -3,7 +3,7 @@ import HTMLTemplates
 import HTTPServer
 import OpenMarketCore
 
-extension PanelApp {
+extension ProductController {
     /// `GET /products/{id}`: every image, every field; edit and delete for the vendor's own products.
     /// `saleForm`: a refused scheduled discount, shown again in its form (422).
     func detailPage(_ request: HTTPRequest, saleForm: SaleFormState? = nil) async throws -> HTTPResponse {

@@ -2,7 +2,7 @@ import Foundation
 import HTTPServer
 import OpenMarketCore
 
-extension PanelApp {
+extension ProductFormController {
     /// `GET /products/{id}/duplicate`: the register form filled from that product, its images
     /// fetched through the API and staged (`data-staged-images`, removable and reorderable like
     /// any staged image); submitting registers a new product. An image the rules refuse (size,
@@ -36,11 +36,11 @@ extension PanelApp {
         }
         for (index, image) in wanted.enumerated() {
             let number = String(index + 1)
-            var filename = Self.safeFilename(URL(string: image.url)?.lastPathComponent ?? "image-\(number)")
+            var filename = ImageStager.safeFilename(URL(string: image.url)?.lastPathComponent ?? "image-\(number)")
             switch fetched[index] {
             case .success(var data, var format):
                 // A JPEG or PNG over the limit is made to fit, as on register without JS.
-                if data.count > ProductRules.maxImageBytes, let fitted = try? await shrinkForUpload(data, filename: filename),
+                if data.count > ProductRules.maxImageBytes, let fitted = try? await imageStager.shrinkForUpload(data, filename: filename),
                    let fittedFormat = ImageFormat.detect(fitted.data) {
                     (data, filename, format) = (fitted.data, fitted.filename, fittedFormat)
                 }

@@ -3,7 +3,7 @@ import HTMLTemplates
 import HTTPServer
 import OpenMarketCore
 
-extension PanelApp {
+extension ProductFormController {
     /// `GET /products/{id}/edit`: the form prefilled with the product as the API has it now.
     func editForm(_ request: HTTPRequest) async throws -> HTTPResponse {
         let id = try Self.productID(request)
@@ -91,16 +91,16 @@ extension PanelApp {
         state.loaded = now
         state.conflict = conflicting.map { field in
             FieldChange(field: l(field.labelKey),
-                        was: display(field, opened, product: product, l),
-                        now: display(field, now, product: product, l),
-                        yours: mine.contains(field) ? display(field, yours, product: product, l) : l("conflict_untouched"))
+                        was: Self.display(field, opened, product: product, l),
+                        now: Self.display(field, now, product: product, l),
+                        yours: mine.contains(field) ? Self.display(field, yours, product: product, l) : l("conflict_untouched"))
         }
         return state
     }
 
     /// A field's value as the conflict table shows it: money formatted, images by number,
     /// long descriptions shortened.
-    func display(_ field: EditField, _ values: ProductFormValues, product: ProductDetail, _ l: Localizer) -> String {
+    static func display(_ field: EditField, _ values: ProductFormValues, product: ProductDetail, _ l: Localizer) -> String {
         let text = values[field]
         switch field {
         case .price, .discountedPrice:

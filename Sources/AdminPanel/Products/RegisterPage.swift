@@ -3,7 +3,7 @@ import HTMLTemplates
 import HTTPServer
 import OpenMarketCore
 
-extension PanelApp {
+extension ProductFormController {
     /// `GET /products/new`
     func registerForm(_ request: HTTPRequest) async throws -> HTTPResponse {
         let visit = await visit(request, create: true)
@@ -24,11 +24,11 @@ extension PanelApp {
         let values = ProductFormValues { form.fields[$0] }
         var (parsed, issues) = values.parse()
 
-        let (staged, uploads, imageIssues) = try await stageImages(form, session: session)
+        let (staged, uploads, imageIssues) = try await imageStager.stageImages(form, session: session)
         issues += imageIssues
         // "Save as draft": kept in DATA, nothing sent to the API.
         if form.fields["draft"] != nil {
-            return try await saveDraft(form, values: values, uploads: uploads, staged: staged, session: session, l: l)
+            return try await draftSaving.saveDraft(form, values: values, uploads: uploads, staged: staged, session: session, l: l)
         }
         parsed.name = parsed.name.trimmingCharacters(in: .whitespacesAndNewlines)
         if configuration.api.dialect == .v1 {
@@ -49,7 +49,7 @@ extension PanelApp {
         do throws(OpenMarketError) {
             let product = try await client.create(draft)
             if let staged { await staging.discard(token: staged.token) }
-            await finishDraft(form)
+            await draftSaving.finishDraft(form)
             await vendor.learn(product.vendorID)
             await catalogRecord(product)
             await activity.record(ActivityEntry(session, request, action: "register", productID: product.id,
@@ -68,11 +68,4 @@ extension PanelApp {
                  visit: visit, section: .register, status: status)
     }
 
-    /// The last path component of an uploaded file's name, without control characters.
-    static func safeFilename(_ name: String) -> String {
-        let last = name.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
-        let clean = String(last.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.map(Character.init))
-        let trimmed = clean.trimmingCharacters(in: .whitespaces)
-        return trimmed.isEmpty ? "image" : String(trimmed.prefix(100))
-    }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import HTMLTemplates
 
-extension PanelApp {
+extension ActivityController {
     /// The activity list's items: single rows, and the rows of one bulk run grouped under an
     /// element `data-bulk-run="{run id}"` with the run's revert form. Writers get a revert form
     /// (`data-revert`) on every edit and bulk row that changed fields; viewers get none.
@@ -17,7 +17,7 @@ extension PanelApp {
         func row(_ record: ActivityRecord) -> TemplateValue {
             guard case .object(var fields) = view.row(record) else { return view.row(record) }
             // Always set, so a row never picks up its run's form from the enclosing context.
-            fields["revert"] = canWrite && Self.isRevertable(record.entry)
+            fields["revert"] = canWrite && RevertController.isRevertable(record.entry)
                 ? form("/activity/\(record.id)/revert", l("safety_revert_row"), "revert-password-\(record.id)") : .null
             return .object(fields)
         }
@@ -33,7 +33,7 @@ extension PanelApp {
             var end = index
             while end < records.endIndex, records[end].entry.runID == run { end += 1 }
             let members = records[index..<end]
-            let revertable = members.contains { Self.isRevertable($0.entry) }
+            let revertable = members.contains { RevertController.isRevertable($0.entry) }
             items.append(.object(["row": .null, "run": .object([
                 "id": .string(run),
                 "label": .string(l("safety_bulk_run_label", ["count": l.number(members.count)])),

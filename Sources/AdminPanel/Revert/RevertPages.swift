@@ -3,7 +3,7 @@ import HTMLTemplates
 import HTTPServer
 import OpenMarketCore
 
-extension PanelApp {
+extension RevertController {
     /// Whether an activity row offers a revert form: edits and bulk changes that changed fields.
     static func isRevertable(_ entry: ActivityEntry) -> Bool {
         (entry.action == "edit" || entry.action == "bulk") && entry.productID != nil

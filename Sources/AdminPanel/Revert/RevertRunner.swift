@@ -16,7 +16,7 @@ struct RevertOutcome: Sendable {
     var unauthorized = false
 }
 
-extension PanelApp {
+extension RevertController {
     /// Reverts one product to the old values of `changes` (an activity row's): reads it, plans
     /// (`RevertPlan`), sends ONE update with every field to set back (so nothing is half-reverted
     /// within a product), and records a `revert` row. v1 sends the product's `password`.
@@ -43,8 +43,8 @@ extension PanelApp {
             var rowValues = now
             rowValues[conflict.field] = conflict.rowNew
             return FieldChange(field: l(conflict.field.labelKey),
-                               was: display(conflict.field, rowValues, product: current, l),
-                               now: display(conflict.field, now, product: current, l),
+                               was: ProductFormController.display(conflict.field, rowValues, product: current, l),
+                               now: ProductFormController.display(conflict.field, now, product: current, l),
                                yours: l("safety_revert_left_alone"))
         }
         guard !plan.reverted.isEmpty else { return outcome }

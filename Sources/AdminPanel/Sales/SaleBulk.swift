@@ -5,14 +5,14 @@ import OpenMarketCore
 
 /// The bulk action `schedule-discount` (`sale_discount`, `sale_start`, `sale_end` beside the
 /// other bulk fields) and the list's marks for products with a running or upcoming sale.
-extension PanelApp {
+extension BulkController {
     static let scheduleDiscountAction = "schedule-discount"
 
     /// One sale per selected product of this vendor, each checked on its own (its price, its
     /// other sales); a period or discount no product could take refuses the whole request.
     func scheduleDiscountBulk(_ request: HTTPRequest, form: FormFields, session: SessionSnapshot, chosen: [String],
                               back: String) async throws -> HTTPResponse {
-        guard salesAvailable else { throw Self.salesUnavailable }
+        guard saleSections.salesAvailable else { throw SaleSections.salesUnavailable }
         let visit = visit(request, session: session)
         let l = visit.localizer
         let text = SaleText(zone: configuration.timeZone, l: l)
@@ -43,7 +43,7 @@ extension PanelApp {
         var rows: [Int: TemplateValue] = [:]
         var done = 0
         for product in allowed {
-            let outcome = await createSale(values, for: product, by: session.person)
+            let outcome = await saleSections.createSale(values, for: product, by: session.person)
             let reason: String, logged: String
             switch outcome {
             case .success(let sale):
@@ -83,22 +83,5 @@ extension PanelApp {
         ])
     }
 
-    /// Marks list and grid items whose product has a running or upcoming sale (`data-sale-badge`),
-    /// and offers the bulk action's fields (v2 only).
-    func addSaleMarks(to context: inout [String: TemplateValue], _ l: Localizer) async {
-        guard salesAvailable else { context["sales_bulk"] = .null; return }
-        let states = (try? await sales.openStates()) ?? [:]
-        if !states.isEmpty, case .list(let items)? = context["products"] {
-            context["products"] = .list(items.map { item in
-                guard case .object(var fields) = item, case .int(let id)? = fields["id"], let state = states[id] else { return item }
-                fields["sale"] = .object(["state": .string(state.rawValue),
-                                          "label": .string(l(state == .running ? "sales_badge_running" : "sales_badge_scheduled"))])
-                return .object(fields)
-            })
-        }
-        context["sales_bulk"] = .object([
-            "time_hint": .string(l("sales_form_time_hint", ["zone": SaleText(zone: configuration.timeZone, l: l).zoneName])),
-        ])
-    }
 }
 

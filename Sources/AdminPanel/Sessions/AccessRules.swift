@@ -2,33 +2,6 @@ import Foundation
 import HTTPServer
 
 extension PanelApp {
-    /// Who a request comes from. Sign-in off: the implicit owner `local`. Sign-in on: the person
-    /// of a live session who is still active (not disabled, password set), else nobody.
-    struct Identity: Sendable {
-        var signedIn: Bool
-        var person: String
-        var role: Role
-        var sessionHash: String?
-
-        static let local = Identity(signedIn: false, person: "local", role: .owner)
-        static let nobody = Identity(signedIn: false, person: "", role: .viewer)
-    }
-
-    /// The identity of the request's context (resolved once per request, `RequestContext`).
-    func identify(_ request: HTTPRequest) async -> Identity {
-        if let current = RequestContext.current { return current.identity }
-        return await resolveIdentity(request)
-    }
-
-    /// Asks the stores: the session of the cookie, its person, and marks the person as seen.
-    func resolveIdentity(_ request: HTTPRequest) async -> Identity {
-        guard configuration.signIn else { return .local }
-        guard let record = await sessions.find(cookie: request.cookies[SessionStore.cookieName], address: request.remoteAddress),
-              let person = await people.person(named: record.person), person.isActive else { return .nobody }
-        await people.touch(person.name)
-        return Identity(signedIn: true, person: person.name, role: person.role, sessionHash: record.idHash)
-    }
-
     /// The guard every request passes after the host and origin checks: the access its route
     /// declares (`PanelApp.routeTable`). A route anyone may reach passes untouched (no session
     /// lookup for assets or health). Otherwise the request's context is resolved once and bound
@@ -42,11 +15,11 @@ extension PanelApp {
             let access = request.routeTemplate.flatMap { byRoute[method + " " + $0] }
                 ?? table.access(method: request.method, path: request.path)
             guard case .signedIn(let needed) = access else { return try await next(request) }
-            let requestContext = await context(for: request)
+            let requestContext = await visitors.context(for: request)
             return try await RequestContext.$current.withValue(requestContext) {
                 guard !configuration.signIn || requestContext.identity.signedIn else { return await signInFirst(request) }
                 guard requestContext.role <= needed else {
-                    return await errorPage(.forbidden(needed == .owner ? "failure_owner_only" : "failure_viewer_read_only"),
+                    return await pages.errorPage(.forbidden(needed == .owner ? "failure_owner_only" : "failure_viewer_read_only"),
                                            request: request)
                 }
                 return try await next(request)
@@ -56,9 +29,9 @@ extension PanelApp {
 
     private func signInFirst(_ request: HTTPRequest) async -> HTTPResponse {
         guard request.method == "GET" || request.method == "HEAD" else {
-            return await errorPage(.forbidden("failure_sign_in_first"), request: request)
+            return await pages.errorPage(.forbidden("failure_sign_in_first"), request: request)
         }
-        let next = Self.safeNext(request.target)
+        let next = SessionController.safeNext(request.target)
         var response = HTTPResponse.redirect(to: "/login" + (next == "/products" ? "" : "?next=" + ListLinks.encode(next)),
                                              status: 303)
         if request.cookies[SessionStore.cookieName] != nil { response.setCookie(.expired(SessionStore.cookieName)) }
@@ -72,12 +45,4 @@ extension PanelApp {
         return .viewer
     }
 
-    /// Only local paths may follow a sign-in (no open redirect to another site). Browsers drop
-    /// tabs and line breaks from a URL, so `/<TAB>/evil.example` would become `//evil.example`:
-    /// no control character is accepted at all.
-    static func safeNext(_ next: String?) -> String {
-        guard let next, next.hasPrefix("/"), !next.hasPrefix("//"), !next.hasPrefix("/\\"), next.utf8.count <= 2000,
-              !next.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return "/products" }
-        return next
-    }
 }

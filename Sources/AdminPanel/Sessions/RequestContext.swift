@@ -15,7 +15,7 @@ import HTTPServer
 /// the request. A request outside the middleware (a unit test calling a handler directly, a
 /// public page such as `/login`) has no context and resolves its identity itself, as before.
 struct RequestContext: Sendable {
-    let identity: PanelApp.Identity
+    let identity: Identity
     var role: Role { identity.role }
     /// The browser's form key (the `om_form` cookie), from which its CSRF token is derived.
     let formKey: String?
@@ -23,13 +23,4 @@ struct RequestContext: Sendable {
     var language: Language { localizer.language }
 
     @TaskLocal static var current: RequestContext?
-}
-
-extension PanelApp {
-    /// The request's context: the one bound by the middleware, or a fresh one.
-    func context(for request: HTTPRequest) async -> RequestContext {
-        if let current = RequestContext.current { return current }
-        return RequestContext(identity: await resolveIdentity(request), formKey: FormTokens.browserKey(request),
-                              localizer: localizer(for: request))
-    }
 }

@@ -3,7 +3,25 @@ import OpenMarketCore
 import HTMLTemplates
 import HTTPServer
 
-extension PanelApp {
+/// `/login` and `/logout`: sign-in with its attempt limits, and the session cookie.
+struct SessionController: Sendable, PageHandling {
+    let pages: Pages
+    let configuration: PanelConfiguration
+    let sessions: SessionStore
+    let people: PeopleStore
+    let hasher: PasswordHasher
+    let signInGate: AttemptGate
+    let activity: ActivityLog
+
+    /// Only local paths may follow a sign-in (no open redirect to another site). Browsers drop
+    /// tabs and line breaks from a URL, so `/<TAB>/evil.example` would become `//evil.example`:
+    /// no control character is accepted at all.
+    static func safeNext(_ next: String?) -> String {
+        guard let next, next.hasPrefix("/"), !next.hasPrefix("//"), !next.hasPrefix("/\\"), next.utf8.count <= 2000,
+              !next.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return "/products" }
+        return next
+    }
+
     /// `GET /login`
     func loginForm(_ request: HTTPRequest) async throws -> HTTPResponse {
         guard configuration.signIn else { return .redirect(to: "/products", status: 303) }

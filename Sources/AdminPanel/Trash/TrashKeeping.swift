@@ -2,7 +2,16 @@ import Foundation
 import HTTPServer
 import OpenMarketCore
 
-extension PanelApp {
+/// Keeps a product in the trash before the API deletes it (single delete, bulk), and sweeps old trash.
+struct TrashKeeper: Sendable {
+    let configuration: PanelConfiguration
+    let client: OpenMarketClient
+    let media: MediaLinks
+    let mediaCache: MediaCache
+    let transport: any HTTPTransport
+    let trash: TrashStore
+    let safetyFiles: SafetyFiles
+
     /// The trash's area under the safety folder.
     static let trashArea = "trash"
 

@@ -3,7 +3,19 @@ import HTMLTemplates
 import HTTPServer
 import OpenMarketCore
 
-extension PanelApp {
+/// `/trash`: deleted products kept by the panel, and restoring one.
+struct TrashController: Sendable, PageHandling, CatalogWriting {
+    let pages: Pages
+    let configuration: PanelConfiguration
+    let client: OpenMarketClient
+    let catalog: CatalogSync
+    let catalogDatabase: CatalogDatabase
+    let vendor: VendorIdentity
+    let activity: ActivityLog
+    let trash: TrashStore
+    let safetyFiles: SafetyFiles
+    let restores: KeyedQueue<Int>
+
     /// `GET /trash`: every product the panel deleted and kept, newest first, for everyone signed
     /// in; editors get a restore form on each (in v1 with a field for the new product password).
     func trashPage(_ request: HTTPRequest) async throws -> HTTPResponse {
@@ -58,14 +70,14 @@ extension PanelApp {
             }
             let kept: (product: SavedProduct, images: [ImageUpload])
             do {
-                kept = try await safetyFiles.read(area: Self.trashArea, folder: item.folder)
+                kept = try await safetyFiles.read(area: TrashKeeper.trashArea, folder: item.folder)
             } catch SafetyFiles.Failure.missing(let file) {
                 throw PageFailure(status: 409, heading: "safety_restore_failed_heading", message: "safety_restore_files_missing",
                                   arguments: ["file": file])
             }
             let product = try await registerSaved(kept.product.values, images: kept.images, password: password, l)
             try await trash.markRestored(oldID, as: product.id)
-            await safetyFiles.remove(area: Self.trashArea, folder: item.folder)
+            await safetyFiles.remove(area: TrashKeeper.trashArea, folder: item.folder)
             await catalogRecord(product)
             await activity.record(ActivityEntry(session, request, action: "restore", productID: product.id,
                                                 changes: [.init(field: "id", old: String(oldID), new: String(product.id))],
@@ -83,13 +95,13 @@ extension PanelApp {
         parsed.name = parsed.name.trimmingCharacters(in: .whitespacesAndNewlines)
         let outcome: ProductDetail
         if configuration.api.dialect == .v1 {
-            let price = Self.wholeMoney(parsed.price, field: "price", code: "price_whole", into: &issues)
+            let price = ProductFormController.wholeMoney(parsed.price, field: "price", code: "price_whole", into: &issues)
             let discount = parsed.discountedPrice > 0
-                ? Self.wholeMoney(parsed.discountedPrice, field: "discounted_price", code: "discount_whole", into: &issues) : nil
+                ? ProductFormController.wholeMoney(parsed.discountedPrice, field: "discounted_price", code: "discount_whole", into: &issues) : nil
             let item = V1NewItem(title: parsed.name, descriptions: parsed.description, price: price ?? 1,
                                  currency: parsed.currency, stock: parsed.stock, discountedPrice: discount,
                                  password: password, images: images)
-            issues = Self.merged(issues, item.validate())
+            issues = ProductFormController.merged(issues, item.validate())
             try Self.refuse(issues, l)
             do throws(OpenMarketError) {
                 outcome = try await client.v1Register(item).productDetail
@@ -100,7 +112,7 @@ extension PanelApp {
             let draft = NewProduct(name: parsed.name, description: parsed.description, price: parsed.price,
                                    currency: parsed.currency, discountedPrice: parsed.discountedPrice,
                                    stock: parsed.stock, images: images)
-            issues = Self.merged(issues, draft.validate())
+            issues = ProductFormController.merged(issues, draft.validate())
             try Self.refuse(issues, l)
             do throws(OpenMarketError) {
                 outcome = try await client.create(draft)

@@ -2,7 +2,20 @@ import Foundation
 import HTTPServer
 import OpenMarketCore
 
-extension PanelApp {
+/// Images chosen in a form: checked, shrunk to the API's limit and staged so an error never loses them
+/// (register, v1 edit, duplicate, import).
+struct ImageStager: Sendable {
+    let staging: StagedUploads
+    let imports: ImportService
+
+    /// The last path component of an uploaded file's name, without control characters.
+    static func safeFilename(_ name: String) -> String {
+        let last = name.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
+        let clean = String(last.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.map(Character.init))
+        let trimmed = clean.trimmingCharacters(in: .whitespaces)
+        return trimmed.isEmpty ? "image" : String(trimmed.prefix(100))
+    }
+
     /// The chosen files checked by their bytes and pixels (only images within every limit are
     /// staged) and staged with the ones kept from an earlier try, so an error never loses them;
     /// then in the seller's order, with their bytes for the API. Register and v1 edit.
@@ -53,4 +66,38 @@ extension PanelApp {
         }
         return (staged, uploads, issues)
     }
+
+    /// A photo made to fit the API's limit on the import's own thread (shrinking is CPU work: one
+    /// at a time, off the pool that serves requests), for the import, register without JS and
+    /// duplicate; the failure names the file.
+    func shrinkForUpload(_ data: Data, filename: String) async throws -> ImageShrinker.Result {
+        let outcome: Result<ImageShrinker.Result, ImageShrinker.Failure> = await imports.shrinking.run {
+            do throws(ImageShrinker.Failure) { return .success(try ImageShrinker.fit(data, filename: filename)) } catch {
+                return .failure(error)
+            }
+        }
+        switch outcome {
+        case .success(let fitted):
+            let issues = ProductRules.fileIssues(filename: fitted.filename, data: fitted.data)
+            if let first = issues.first {
+                throw ImportImageFailure(key: "issue_" + (first.code ?? "image_type"), arguments: first.arguments, message: first.message)
+            }
+            return fitted
+        case .failure(.unsupported):
+            throw ImportImageFailure(key: "import_reason_photo_unsupported",
+                                     arguments: ["file": filename, "max": String(ProductRules.maxImageBytes / 1024)],
+                                     message: "‘\(filename)’ is over \(ProductRules.maxImageBytes / 1024) KB and only JPEG and PNG photos can be made smaller.")
+        case .failure:
+            throw ImportImageFailure(key: "import_reason_photo_unreadable", arguments: ["file": filename],
+                                     message: "‘\(filename)’ could not be read as an image.")
+        }
+    }
+}
+
+/// A photo that cannot be sent: a catalog key and its values, and the English text.
+struct ImportImageFailure: Error {
+    var key: String
+    var arguments: [String: String]
+    var message: String
+    var reason: String { ImportReason.encode(key, arguments) }
 }

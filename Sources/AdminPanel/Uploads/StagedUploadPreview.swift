@@ -1,6 +1,6 @@
 import HTTPServer
 
-extension PanelApp {
+extension MediaController {
     /// `GET /uploads/{token}/{image}`: a staged image's preview, for the session that staged it.
     func stagedPreview(_ request: HTTPRequest) async throws -> HTTPResponse {
         let visit = await visit(request, create: false, takeFlash: false)

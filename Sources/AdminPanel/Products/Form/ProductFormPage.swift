@@ -31,7 +31,28 @@ struct FieldChange: Sendable, Equatable {
     var yours: String
 }
 
-extension PanelApp {
+/// The product forms: `/products/new` and `POST /products` (register), `/products/{id}/edit` (edit,
+/// with the conflict check), `/products/{id}/duplicate`, and their v1 variants (`V1/`).
+///
+/// Declared here with the form's shared parts; the handlers extend it in `RegisterPage.swift`,
+/// `EditPage.swift`, `DuplicatePage.swift` and `V1/V1Forms.swift`.
+struct ProductFormController: Sendable, PageHandling, CatalogWriting {
+    let pages: Pages
+    let configuration: PanelConfiguration
+    let client: OpenMarketClient
+    let catalog: CatalogSync
+    let catalogDatabase: CatalogDatabase
+    let transport: any HTTPTransport
+    let presenter: ProductPresenter
+    let media: MediaLinks
+    let deleteGate: AttemptGate
+    let staging: StagedUploads
+    let spoolDirectory: URL
+    let vendor: VendorIdentity
+    let activity: ActivityLog
+    let imageStager: ImageStager
+    let draftSaving: DraftSaving
+
     /// Template context of `product_new` / `product_edit` (both include `product_form`).
     func formContext(_ state: ProductFormState, editing productID: Int?, csrfToken: String,
                      _ l: Localizer) -> [String: TemplateValue] {

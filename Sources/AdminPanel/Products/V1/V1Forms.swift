@@ -8,7 +8,7 @@ import OpenMarketCore
 /// images (1–5) with the same staging, downscaling (app.js) and keep-on-error as register.
 /// A wrong password on edit counts toward the same limit as on delete, so neither form can be
 /// used to guess a product's password faster than the other.
-extension PanelApp {
+extension ProductFormController {
     /// The edit form's limits in v1: those of register (it carries images too).
     var v1UploadLimits: MultipartLimits {
         MultipartLimits(maxParts: 64, maxHeaderBytesPerPart: 8 * 1024, maxFieldBytes: 64 * 1024,
@@ -34,7 +34,7 @@ extension PanelApp {
         do throws(OpenMarketError) {
             let product = try await client.v1Register(item)
             if let staged { await staging.discard(token: staged.token) }
-            await finishDraft(form)
+            await draftSaving.finishDraft(form)
             await activity.record(ActivityEntry(session, request, action: "register", productID: product.id,
                                                 detail: ActivityDetail("registered", ["product_name": product.title]).stored))
             return await redirect(to: "/products/\(product.id)", flash: l("flash_registered", ["name": product.title]),
@@ -56,7 +56,7 @@ extension PanelApp {
         var yours = ProductFormValues { form.fields[$0] }
         let sentOpened = form.fields["loaded_name"] != nil ? ProductFormValues { form.fields["loaded_" + $0] } : nil
         var state = ProductFormState(values: yours, loaded: sentOpened)
-        var (staged, uploads, issues) = try await stageImages(form, session: session)
+        var (staged, uploads, issues) = try await imageStager.stageImages(form, session: session)
         state.staged = staged
 
         let current: ProductDetail

@@ -1,0 +1,25 @@
+import Foundation
+import HTTPServer
+import OpenMarketCore
+
+/// `POST /products/bulk`: one action on the chosen products (price, stock, discount, delete), and its
+/// result page.
+///
+/// Handlers: `BulkPage.swift`, `SaleBulk.swift`. `PanelApp` builds it with the dependencies below.
+struct BulkController: Sendable, PageHandling, CatalogWriting {
+    let pages: Pages
+    let configuration: PanelConfiguration
+    let client: OpenMarketClient
+    let catalog: CatalogSync
+    let catalogDatabase: CatalogDatabase
+    let stringCatalogs: StringCatalogs
+    let deleteGate: AttemptGate
+    let vendor: VendorIdentity
+    let bulkGauge: ConcurrencyGauge
+    let activity: ActivityLog
+    let saleScheduler: SaleScheduler
+    let catalogController: CatalogController
+    let saleSections: SaleSections
+    let trashKeeper: TrashKeeper
+    let mediaController: MediaController
+}

@@ -1,0 +1,21 @@
+import Foundation
+import HTTPServer
+import OpenMarketCore
+
+/// `/products/import…`: a spreadsheet previewed, then applied row by row.
+///
+/// Handlers: `ImportPages.swift`, `ImportApply.swift`, `ImportRendering.swift`. `PanelApp` builds it
+/// with the dependencies below.
+struct ImportController: Sendable, PageHandling, CatalogWriting {
+    let pages: Pages
+    let configuration: PanelConfiguration
+    let client: OpenMarketClient
+    let catalog: CatalogSync
+    let catalogDatabase: CatalogDatabase
+    let staging: StagedUploads
+    let spoolDirectory: URL
+    let vendor: VendorIdentity
+    let activity: ActivityLog
+    let imports: ImportService
+    let imageStager: ImageStager
+}

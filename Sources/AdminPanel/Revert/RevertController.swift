@@ -1,0 +1,20 @@
+import Foundation
+import HTTPServer
+import OpenMarketCore
+
+/// `POST /activity/{id}/revert` and `POST /activity/bulk/{run}/revert`: a change from the activity log
+/// undone.
+///
+/// Handlers: `RevertPages.swift`, `RevertRunner.swift`. `PanelApp` builds it with the dependencies below.
+struct RevertController: Sendable, PageHandling, CatalogWriting {
+    let pages: Pages
+    let configuration: PanelConfiguration
+    let client: OpenMarketClient
+    let catalog: CatalogSync
+    let catalogDatabase: CatalogDatabase
+    let presenter: ProductPresenter
+    let deleteGate: AttemptGate
+    let database: PanelDatabase
+    let activity: ActivityLog
+    let reverts: KeyedQueue<String>
+}

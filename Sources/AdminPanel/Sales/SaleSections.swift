@@ -1,0 +1,154 @@
+import Foundation
+import HTMLTemplates
+import HTTPServer
+import OpenMarketCore
+
+/// The scheduled discounts as other pages show them: the product page's section, the list's marks, and
+/// creating one (a product's form, a bulk action).
+struct SaleSections: Sendable {
+    let configuration: PanelConfiguration
+    let sales: SaleStore
+
+    var salesAvailable: Bool { configuration.api.dialect != .v1 }
+
+    static let salesUnavailable = PageFailure(status: 403, heading: "sales_heading", message: "sales_v1_unavailable")
+
+    /// One template row per sale (`sale_row.html`), with a cancel form for people who may write.
+    func saleRows(_ sales: [Sale], text: SaleText, visit: Visit, back: String) async throws -> [TemplateValue] {
+        let l = text.l
+        let tries = try await self.sales.tries(of: sales.map(\.id))
+        let canWrite = visit.session?.role.canWrite ?? false
+        let iso = ISO8601DateFormatter()
+        return sales.map { sale in
+            let saleTries = tries[sale.id] ?? []
+            var note = sale.note.map { text.note($0, currency: sale.currency) }
+            if sale.state.isFinal == false, sale.attempts > 0, let next = sale.nextTryAt {
+                note = [note, l("sales_next_try", ["time": text.time(next)])].compactMap { $0 }.joined(separator: " ")
+            }
+            return .object([
+                "id": .int(sale.id),
+                "state": .string(sale.state.rawValue),
+                "state_label": .string(l(sale.state.labelKey)),
+                "product_id": .int(sale.productID),
+                "product_name": .string(sale.productName),
+                "product_url": .string("/products/\(sale.productID)"),
+                "discount": .string(text.discount(sale)),
+                "period": .string(text.period(sale.start, sale.end)),
+                "start_iso": .string(iso.string(from: sale.start)),
+                "end_iso": .string(iso.string(from: sale.end)),
+                "length": .string(l("sales_length", ["length": text.length(sale.start, sale.end)])),
+                "set_by": .string(l("sales_set_by", ["person": sale.createdBy, "time": text.time(sale.createdAt)])),
+                "note": note.map { .object(["text": .string($0)]) } ?? .null,
+                "has_tries": .bool(!saleTries.isEmpty),
+                "tries_count": .int(sale.attempts),
+                "tries": .list(saleTries.map { attempt in
+                    .object(["text": .string(l("sales_try", ["time": text.time(attempt.at), "step": l(attempt.step.labelKey),
+                                                             "reason": attempt.failure]))])
+                }),
+                "cancel": canWrite && !sale.state.isFinal && salesAvailable
+                    ? .object(["id": .int(sale.id), "csrf_token": .string(visit.session?.csrfToken ?? ""), "back": .string(back),
+                               "label": .string(l("sales_cancel_label", ["id": String(sale.id)]))])
+                    : .null,
+            ])
+        }
+    }
+
+    /// The detail page's `data-product-sales` section: the product's sales and, for people who
+    /// may change it, the form (kept values and errors after a refused submission).
+    func productSalesSection(_ product: ProductDetail, canManage: Bool, visit: Visit, form: SaleFormState?) async -> TemplateValue {
+        let l = visit.localizer
+        let text = SaleText(zone: configuration.timeZone, l: l)
+        guard salesAvailable else {
+            return .object(["unavailable": .object(["text": .string(l("sales_v1_unavailable"))]), "rows": .list([]),
+                            "empty": false, "form": .null, "all_url": .string("/sales")])
+        }
+        let list = (try? await sales.list(.init(productID: product.id), limit: 50)) ?? []
+        let rows = (try? await saleRows(list, text: text, visit: visit, back: "/products/\(product.id)")) ?? []
+        var formValue: TemplateValue = .null
+        if canManage, visit.session?.role.canWrite ?? false {
+            let values = form?.values ?? SaleForm()
+            let errors = form?.errors ?? []
+            func error(_ field: String) -> TemplateValue {
+                errors.first { $0.field == field }.map { .object(["message": .string($0.message)]) } ?? .null
+            }
+            formValue = .object([
+                "action": .string("/products/\(product.id)/sales"),
+                "csrf_token": .string(visit.session?.csrfToken ?? ""),
+                "sale_discount": .string(values.discount),
+                "sale_start": .string(values.start),
+                "sale_end": .string(values.end),
+                "discount_hint": .string(l("sales_form_discount_hint",
+                                           ["example": product.currency == .KRW ? "3,000" : "2.50"])),
+                "time_hint": .string(l("sales_form_time_hint", ["zone": text.zoneName])),
+                "sale_discount_error": error("sale_discount"),
+                "sale_start_error": error("sale_start"),
+                "sale_end_error": error("sale_end"),
+                "summary": errors.isEmpty ? .null : .object([
+                    "heading": .string(l("sales_form_errors", ["count": l.number(errors.count)])),
+                    "items": .list(errors.map { .object(["field_id": .string($0.field), "message": .string($0.message)]) }),
+                ]),
+            ])
+        }
+        return .object(["unavailable": .null, "rows": .list(rows), "empty": .bool(rows.isEmpty), "form": formValue,
+                        "all_url": .string("/sales?product=\(product.id)")])
+    }
+
+    /// Why a sale was not stored: the broken rules, and the sale it would overlap.
+    struct SaleRefusal: Error {
+        var issues: [FieldIssue]
+        var currency: Currency
+        var overlapping: Sale?
+
+        /// The errors by field in `text`'s language.
+        func messages(_ text: SaleText) -> [(field: String, message: String)] {
+            issues.map { issue in
+                let extra = overlapping.map { ["period": text.period($0.start, $0.end)] } ?? [:]
+                return (issue.field, text.issue(issue, currency: currency, extra: extra))
+            }
+        }
+    }
+
+    /// Checks and stores one product's sale.
+    func createSale(_ values: SaleForm, for product: CatalogProduct, by person: String) async -> Result<Sale, SaleRefusal> {
+        let now = configuration.now()
+        switch values.check(price: product.price, currency: product.currency, zone: configuration.timeZone, now: now) {
+        case .refused(let issues):
+            return .failure(SaleRefusal(issues: issues, currency: product.currency))
+        case .accepted(let checked):
+            let new = SaleStore.NewSale(productID: product.id, productName: product.name, currency: product.currency,
+                                        discount: checked.discount, start: checked.start, end: checked.end,
+                                        createdBy: person, createdAt: now)
+            do {
+                switch try await sales.create(new) {
+                case .created(let saleID):
+                    guard let sale = try await sales.sale(saleID) else { throw PageFailure.notFound() }
+                    return .success(sale)
+                case .overlaps(let other):
+                    return .failure(SaleRefusal(issues: [SaleRules.overlapIssue(with: other.period, saleID: other.id)],
+                                                currency: product.currency, overlapping: other))
+                }
+            } catch {
+                return .failure(SaleRefusal(issues: [FieldIssue(field: "sale_start", message: "The sale could not be stored.",
+                                                                code: "sale_not_stored")], currency: product.currency))
+            }
+        }
+    }
+
+    /// Marks list and grid items whose product has a running or upcoming sale (`data-sale-badge`),
+    /// and offers the bulk action's fields (v2 only).
+    func addSaleMarks(to context: inout [String: TemplateValue], _ l: Localizer) async {
+        guard salesAvailable else { context["sales_bulk"] = .null; return }
+        let states = (try? await sales.openStates()) ?? [:]
+        if !states.isEmpty, case .list(let items)? = context["products"] {
+            context["products"] = .list(items.map { item in
+                guard case .object(var fields) = item, case .int(let id)? = fields["id"], let state = states[id] else { return item }
+                fields["sale"] = .object(["state": .string(state.rawValue),
+                                          "label": .string(l(state == .running ? "sales_badge_running" : "sales_badge_scheduled"))])
+                return .object(fields)
+            })
+        }
+        context["sales_bulk"] = .object([
+            "time_hint": .string(l("sales_form_time_hint", ["zone": SaleText(zone: configuration.timeZone, l: l).zoneName])),
+        ])
+    }
+}
