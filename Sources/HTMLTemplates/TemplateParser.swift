@@ -38,7 +38,7 @@ struct TemplateParser {
             let argument = content.dropFirst().trimmingCharacters(in: .whitespaces)
 
             if triple {
-                append(.variable(path: try path(content, line: line)))
+                append(.variable(path: try path(content, line: line), line: line))
                 continue
             }
             switch sigil {
@@ -52,14 +52,14 @@ struct TemplateParser {
                     throw TemplateError(template: name, line: line, reason: "'{{/\(argument)}}' closes no open section")
                 }
                 stack.removeLast()
-                append(.section(path: section.path, inverted: section.inverted, children: section.nodes))
+                append(.section(path: section.path, inverted: section.inverted, children: section.nodes, line: section.line))
             case ">":
                 guard !argument.isEmpty else { throw TemplateError(template: name, line: line, reason: "partial without a name") }
-                append(.partial(argument))
+                append(.partial(argument, line: line))
             case "&":
-                append(.variable(path: try path(argument, line: line)))
+                append(.variable(path: try path(argument, line: line), line: line))
             default:
-                append(.variable(path: try path(content, line: line)))
+                append(.variable(path: try path(content, line: line), line: line))
             }
         }
         if cursor < source.endIndex { append(.text(String(source[cursor...]))) }

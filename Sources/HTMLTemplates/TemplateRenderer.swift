@@ -29,7 +29,7 @@ struct TemplateRenderer {
             switch node {
             case .text(let text):
                 output += text
-            case .variable(let path):
+            case .variable(let path, _):
                 // Only trusted HTML is written raw, whatever the braces say: a plain string in
                 // `{{{ }}}` is still escaped, so a template typo cannot open an XSS hole.
                 let value = lookup(path)
@@ -38,7 +38,7 @@ struct TemplateRenderer {
                 } else {
                     HTMLEscaping.append(value.text, to: &output)
                 }
-            case .section(let path, let inverted, let children):
+            case .section(let path, let inverted, let children, _):
                 let value = lookup(path)
                 if inverted {
                     if !value.isTruthy { try render(children, into: &output) }
@@ -50,7 +50,7 @@ struct TemplateRenderer {
                 } else {
                     try renderPushing(value, children, into: &output)
                 }
-            case .partial(let name):
+            case .partial(let name, _):
                 try render(templates[name] ?? [], into: &output)
             }
         }

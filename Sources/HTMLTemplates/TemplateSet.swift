@@ -47,11 +47,24 @@ public struct TemplateSet: Sendable {
         return output
     }
 
+    /// `name` compiled for `View` in one language (`strings` are its `{{t.key}}` texts). Every
+    /// name the template (and its partials) uses must be a field of `View` or of the view of an
+    /// enclosing section; otherwise this throws `file.html:line: …`. Call it at start-up.
+    public func compile<View: TemplateView>(_ name: String, as _: View.Type,
+                                            strings: [String: String]) throws(TemplateError) -> TemplateProgram<View> {
+        guard let nodes = templates[name] else {
+            throw TemplateError(template: name, line: 0, reason: "no such template")
+        }
+        var compiler = TemplateCompiler(templates: templates, strings: strings)
+        let block = try compiler.block(nodes, as: View.self, CompileContext(template: name, level: 0, outer: [], depth: 0))
+        return TemplateProgram(name: name, block: block)
+    }
+
     private static func firstPartial(in nodes: [TemplateNode], where isMissing: (String) -> Bool) -> String? {
         for node in nodes {
             switch node {
-            case .partial(let name) where isMissing(name): return name
-            case .section(_, _, let children):
+            case .partial(let name, _) where isMissing(name): return name
+            case .section(_, _, let children, _):
                 if let found = firstPartial(in: children, where: isMissing) { return found }
             default: continue
             }

@@ -94,7 +94,7 @@ final class PanelApp: Sendable {
             .forDialect(configuration.api.dialect)
         let base = configuration.api.baseURL
         let apiHost = (base.host ?? "?") + (base.port.map { ":\($0)" } ?? "")
-        renderer = try PageRenderer(templates: templates, version: configuration.version, apiHost: apiHost)
+        renderer = try PageRenderer(templates: templates, version: configuration.version, apiHost: apiHost, catalogs: stringCatalogs)
         media = MediaLinks(apiBaseURL: base, extraOrigins: configuration.mediaOrigins)
         presenter = ProductPresenter(media: media)
         // Without DATA (tests), one shared parent in the temporary directory: each panel owns a

@@ -43,21 +43,16 @@ enum BulkFormState {
     /// The scheduled discount (Sales/), offered where the dialect allows it.
     static let saleAction = (value: "schedule-discount", label: "sales_bulk_action")
 
-    static func templateFields(_ refusal: BulkRefusal?, _ l: Localizer, offersSales: Bool) -> [String: TemplateValue] {
+    static func view(_ refusal: BulkRefusal?, _ l: Localizer, offersSales: Bool,
+                     csrfToken: String, back: String, pageIDs: [Int]) -> BulkFormView {
         let chosen = refusal?.action ?? ""
-        return [
-            "action_options": .list((actions + (offersSales ? [saleAction] : [])).map { action in
-                .object(["value": .string(action.value), "label": .string(l(action.label)),
-                         "selected": .bool(action.value == chosen)])
-            }),
-            "sale_discount_value": .string(refusal?.values["sale_discount"] ?? ""),
-            "sale_start_value": .string(refusal?.values["sale_start"] ?? ""),
-            "sale_end_value": .string(refusal?.values["sale_end"] ?? ""),
-            "stock_value": .string(refusal?.values["stock"] ?? ""),
-            "discount_value": .string(refusal?.values["discounted_price"] ?? ""),
-            "amount_value": .string(refusal?.values["amount"] ?? ""),
-            "select_all_checked": .bool(refusal?.selectAll ?? false),
-            "refusal": refusal.map { .object(["message": .string($0.message)]) } ?? .null,
-        ]
+        return BulkFormView(
+            csrfToken: csrfToken, back: back,
+            pageIDs: pageIDs.map(BulkPageIDView.init),
+            actionOptions: (actions + (offersSales ? [saleAction] : [])).map { action in
+                ListOptionView(value: action.value, label: l(action.label), chosen: action.value == chosen)
+            },
+            values: refusal?.values ?? [:],
+            selectAllChecked: refusal?.selectAll ?? false)
     }
 }

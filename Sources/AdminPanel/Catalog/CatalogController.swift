@@ -24,7 +24,7 @@ struct CatalogController: Sendable, PageHandling {
     var salesAvailable: Bool { saleSections.salesAvailable }
 
     /// Each row's scheduled discount mark (`SaleSections`).
-    func addSaleMarks(to context: inout [String: TemplateValue], _ l: Localizer) async {
-        await saleSections.addSaleMarks(to: &context, l)
+    func addSaleMarks(to view: inout ProductListView, _ l: Localizer) async {
+        await saleSections.addSaleMarks(to: &view, l)
     }
 }

@@ -45,15 +45,13 @@ enum FilterChips {
         [query.show != .all, query.stock != .any, query.discountedOnly, query.currency != nil].filter { $0 }.count
     }
 
-    static func templateValue(_ query: CatalogQuery, _ l: Localizer) -> TemplateValue {
+    static func view(_ query: CatalogQuery, _ l: Localizer) -> FilterChipsView? {
         let chips = chips(query, l)
-        guard !chips.isEmpty else { return .null }
-        return .object([
-            "items": .list(chips.map { chip in
-                .object(["label": .string(chip.label), "url": .string(chip.removeURL),
-                         "remove_label": .string(l("look_chip_remove", ["filter": chip.label]))])
-            }),
-            "clear_all": chips.count > 1 ? .object(["url": .string(query.cleared.url(page: 1))]) : .null,
-        ])
+        guard !chips.isEmpty else { return nil }
+        return FilterChipsView(
+            items: chips.map { chip in
+                FilterChipView(label: chip.label, url: chip.removeURL, removeLabel: l("look_chip_remove", ["filter": chip.label]))
+            },
+            clearAll: chips.count > 1 ? LinkView(url: query.cleared.url(page: 1)) : nil)
     }
 }

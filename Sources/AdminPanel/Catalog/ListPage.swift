@@ -36,6 +36,18 @@ enum Pagination {
         return result
     }
 
+    static func view(current: Int, last: Int, hasPrev: Bool, hasNext: Bool, query: CatalogQuery) -> PaginationView? {
+        let last = min(last, maxPage), current = min(max(current, 1), maxPage)
+        guard last > 1 || hasPrev || hasNext else { return nil }
+        let pages: [PageNumberView] = numbers(current: current, last: max(last, current)).map { number in
+            guard let number else { return PageNumberView(gap: true) }
+            return PageNumberView(gap: false, number: number, url: query.url(page: number), current: number == current)
+        }
+        return PaginationView(previous: hasPrev ? LinkView(url: query.url(page: current - 1)) : nil,
+                              next: hasNext ? LinkView(url: query.url(page: current + 1)) : nil, pages: pages)
+    }
+
+    /// The same as `view`, as a legacy value tree.
     static func templateValue(current: Int, last: Int, hasPrev: Bool, hasNext: Bool, query: CatalogQuery) -> TemplateValue {
         let last = min(last, maxPage), current = min(max(current, 1), maxPage)
         guard last > 1 || hasPrev || hasNext else { return .null }
@@ -69,7 +81,7 @@ extension CatalogController {
         let l = visit.localizer
         let ownVendor = await vendor.id
 
-        var context: [String: TemplateValue]
+        var view: ProductListView
         var newestKnown: Int?
         if query.isPlainNewestFirst {
             let listing: ProductListPage
@@ -79,16 +91,15 @@ extension CatalogController {
                 throw PageFailure(error, retryURL: query.url())
             }
             await catalog.touch()
-            let products = listing.pages.map { presenter.listItem($0, ownVendorID: ownVendor, l) }
-            context = listContext(query, products: products, target: request.target, l)
-            context["total_text"] = .string(Self.totalText(count: listing.totalCount, page: listing.pageNo,
-                                                           lastPage: listing.lastPage, query: query, l))
-            context["pagination"] = products.isEmpty ? .null : Pagination.templateValue(
+            let products = listing.pages.map { presenter.listRow($0, ownVendorID: ownVendor, l) }
+            view = listView(query, products: products, target: request.target, l)
+            view.totalText = Self.totalText(count: listing.totalCount, page: listing.pageNo,
+                                            lastPage: listing.lastPage, query: query, l)
+            view.pagination = products.isEmpty ? nil : Pagination.view(
                 current: listing.pageNo, last: listing.lastPage, hasPrev: listing.hasPrev,
                 hasNext: listing.hasNext, query: query)
-            context["empty"] = products.isEmpty && listing.unreadable.isEmpty ? Self.emptyState(query, l) : .null
-            context["unreadable"] = UnreadableProducts.templateValue(listing.unreadable, l)
-            context["copy"] = .null
+            view.empty = products.isEmpty && listing.unreadable.isEmpty ? Self.emptyState(query, l) : nil
+            view.unreadable = UnreadableProducts.view(listing.unreadable, l)
             newestKnown = [catalog.copy.snapshot().newestID, query.page == 1 ? listing.pages.first?.id : nil]
                 .compactMap { $0 }.max()
         } else {
@@ -102,60 +113,53 @@ extension CatalogController {
             let snapshot = catalog.copy.snapshot()
             let result = snapshot.page(query, ownVendorID: ownVendor)
             query.page = result.pageNo
-            let products = result.products.map { presenter.listItem($0.listItem, ownVendorID: ownVendor, l) }
-            context = listContext(query, products: products, target: request.target, l)
-            context["total_text"] = .string(Self.totalText(count: result.totalCount, page: result.pageNo,
-                                                           lastPage: result.lastPage, query: query, l))
-            context["pagination"] = products.isEmpty ? .null : Pagination.templateValue(
+            let products = result.products.map { presenter.listRow($0.listItem, ownVendorID: ownVendor, l) }
+            view = listView(query, products: products, target: request.target, l)
+            view.totalText = Self.totalText(count: result.totalCount, page: result.pageNo,
+                                            lastPage: result.lastPage, query: query, l)
+            view.pagination = products.isEmpty ? nil : Pagination.view(
                 current: result.pageNo, last: result.lastPage, hasPrev: result.pageNo > 1,
                 hasNext: result.pageNo < result.lastPage, query: query)
             let unreadable = result.pageNo == 1 ? snapshot.unreadable : []
-            context["empty"] = products.isEmpty && unreadable.isEmpty ? Self.emptyState(query, l, searchOnlyCount: {
+            view.empty = products.isEmpty && unreadable.isEmpty ? Self.emptyState(query, l, searchOnlyCount: {
                 var searchOnly = query.cleared
                 searchOnly.search = query.search
                 return snapshot.page(searchOnly, ownVendorID: ownVendor).totalCount
-            }) : .null
-            context["unreadable"] = UnreadableProducts.templateValue(unreadable, l)
-            context["copy"] = copyStatusValue(status, l)
+            }) : nil
+            view.unreadable = UnreadableProducts.view(unreadable, l)
+            view.copy = copyStatusView(status, l)
             newestKnown = snapshot.newestID
         }
 
         // Bulk actions: a checkbox on each of the vendor's own products, for people who may write.
-        let selectable = Self.selectableIDs(context["products"], ownVendorID: ownVendor)
+        let selectable = Self.selectableIDs(view.products, ownVendorID: ownVendor)
         if !selectable.isEmpty, visit.session?.role.canWrite ?? true {
             if visit.session?.csrfToken.isEmpty ?? true {
                 let created = await self.visit(request, create: true, takeFlash: false)
                 visit.session = created.session
                 visit.cookies += created.cookies
             }
-            context["products"] = Self.markSelectable(context["products"], selectable, refusal, l)
-            var bulk: [String: TemplateValue] = [
-                "csrf_token": .string(visit.session?.csrfToken ?? ""),
-                "back": .string(BackLink.validated(request.target) ?? query.url()),
-                "page_ids": .list(selectable.map { .object(["id": .int($0)]) }),
-            ]
-            bulk.merge(BulkFormState.templateFields(refusal, l, offersSales: salesAvailable)) { _, new in new }
-            context["bulk"] = .object(bulk)
-        } else {
-            context["bulk"] = .null
+            Self.markSelectable(&view.products, selectable, refusal, l)
+            view.bulk = BulkFormState.view(refusal, l, offersSales: salesAvailable,
+                                           csrfToken: visit.session?.csrfToken ?? "",
+                                           back: BackLink.validated(request.target) ?? query.url(), pageIDs: selectable)
         }
-        await addSaleMarks(to: &context, l)
+        await addSaleMarks(to: &view, l)
 
         // New products since this browser last saw the newest ones: a notice (without JS, this
         // is how it appears; with JS the page also polls /products/newest.json).
         let seen = request.cookies[Self.newestSeenCookie].flatMap(Int.init)
-        context["newest_id"] = .int(newestKnown ?? 0)
-        context["newest_url"] = .string(Self.newestURL(query))
-        context["new_products"] = seen.map { seen in (newestKnown ?? 0) > seen } == true
-            ? .object(["url": .string(Self.newestURL(query))]) : .null
+        view.newestID = newestKnown ?? 0
+        view.newestURL = Self.newestURL(query)
+        view.newProducts = seen.map { seen in (newestKnown ?? 0) > seen } == true ? LinkView(url: Self.newestURL(query)) : nil
 
-        context["chips"] = FilterChips.templateValue(query, l)
+        view.chips = FilterChips.view(query, l)
         let activeFilters = FilterChips.filterCount(query)
-        context["filters_summary"] = .string(activeFilters > 0
-            ? l("look_filters_summary_active", ["count": l.number(activeFilters)]) : l("look_filters_summary"))
-        context["bulk_refusal"] = refusal.map { .object(["message": .string($0.message)]) } ?? .null
-        var response = try page("products", title: query.search.isEmpty ? l("list_heading") : l("list_search_title", ["query": query.search]),
-                                context: context, visit: visit, section: .products, status: refusal == nil ? 200 : 422)
+        view.filtersSummary = activeFilters > 0
+            ? l("look_filters_summary_active", ["count": l.number(activeFilters)]) : l("look_filters_summary")
+        view.bulkRefusal = refusal.map { MessageView(message: $0.message) }
+        var response = try page(view, title: query.search.isEmpty ? l("list_heading") : l("list_search_title", ["query": query.search]),
+                                visit: visit, section: .products, status: refusal == nil ? 200 : 422)
         if let chosenView, chosenView.rawValue != request.cookies[Self.viewCookie] {
             response.setCookie(SetCookie(name: Self.viewCookie, value: chosenView.rawValue, maxAge: 365 * 24 * 3600))
         }
@@ -167,26 +171,18 @@ extension CatalogController {
     }
 
     /// The ids of the listed products that belong to this panel's vendor.
-    static func selectableIDs(_ products: TemplateValue?, ownVendorID: Int?) -> [Int] {
-        guard let ownVendorID, case .list(let items)? = products else { return [] }
-        return items.compactMap { item in
-            guard case .object(let fields) = item, case .int(let id)? = fields["id"],
-                  case .int(let vendor)? = fields["vendor_id"], vendor == ownVendorID else { return nil }
-            return id
-        }
+    static func selectableIDs(_ products: [ProductRowView], ownVendorID: Int?) -> [Int] {
+        guard let ownVendorID else { return [] }
+        return products.compactMap { $0.vendorID == ownVendorID ? $0.id : nil }
     }
 
-    static func markSelectable(_ products: TemplateValue?, _ ids: [Int], _ refusal: BulkRefusal? = nil, _ l: Localizer) -> TemplateValue {
-        guard case .list(let items)? = products else { return .list([]) }
+    static func markSelectable(_ products: inout [ProductRowView], _ ids: [Int], _ refusal: BulkRefusal? = nil, _ l: Localizer) {
         let chosen = Set(ids)
-        return .list(items.map { item in
-            guard case .object(var fields) = item, case .int(let id)? = fields["id"], chosen.contains(id) else { return item }
-            var name = ""
-            if case .string(let text)? = fields["name"] { name = text }
-            fields["selectable"] = .object(["select_label": .string(l("bulk_select_product", ["name": name])),
-                                            "checked": .bool(refusal?.isTicked(id) ?? false)])
-            return .object(fields)
-        })
+        for index in products.indices where chosen.contains(products[index].id) {
+            let row = products[index]
+            products[index].selectable = SelectableMarkView(id: row.id, selectLabel: l("bulk_select_product", ["name": row.name]),
+                                                            checked: refusal?.isTicked(row.id) ?? false)
+        }
     }
 
     /// Where the new-products notice leads: the newest first, in the same view.
@@ -199,47 +195,40 @@ extension CatalogController {
 
     /// What every list page shows besides its counts: the products, the view switch and the
     /// controls of the search form.
-    func listContext(_ query: CatalogQuery, products: [TemplateValue], target: String, _ l: Localizer) -> [String: TemplateValue] {
+    func listView(_ query: CatalogQuery, products: [ProductRowView], target: String, _ l: Localizer) -> ProductListView {
         // "Back" returns to this very URL (as the browser asked for it) when it is a valid list
         // URL, else to the same view spelled canonically.
         let here = BackLink.validated(target) ?? query.url()
-        let linked: [TemplateValue] = products.map { item in
-            guard case .object(var fields) = item, case .int(let id)? = fields["id"] else { return item }
-            fields["href"] = .string(BackLink.link("/products/\(id)", back: here))
-            return .object(fields)
+        var view = ProductListView(view: query.view)
+        view.products = products.map { row in
+            var row = row
+            row.href = BackLink.link("/products/\(row.id)", back: here)
+            return row
         }
-        return [
-            "view": .string(query.view.rawValue),
-            "is_list": .bool(query.view == .list),
-            "is_grid": .bool(query.view == .grid),
-            "list_url": .string(query.url(view: .list)),
-            "grid_url": .string(query.url(view: .grid)),
-            "q": .string(query.search),
-            "clear_search": query.isFiltered ? .object(["url": .string(query.cleared.url(page: 1))]) : .null,
-            "has_products": .bool(!products.isEmpty),
-            "products": .list(linked),
-            "here": .string(here),
-            "export_url": .string(query.exportURL),
-            "sort_options": .list(CatalogSort.allCases.map { sort in
-                .object(["value": .string(sort.rawValue), "label": .string(l(Self.sortKey(sort))), "selected": .bool(sort == query.sort)])
-            }),
-            "per_page_options": .list(CatalogQuery.pageSizes.map { size in
-                .object(["value": .int(size), "selected": .bool(size == query.perPage)])
-            }),
-            "show_options": .list(OwnerFilter.allCases.map { option in
-                .object(["value": .string(option.rawValue), "label": .string(l(option == .all ? "catalog_show_all" : "catalog_show_mine")),
-                         "checked": .bool(option == query.show)])
-            }),
-            "stock_options": .list(StockFilter.allCases.map { option in
-                .object(["value": .string(option.rawValue), "label": .string(l(Self.stockKey(option))),
-                         "checked": .bool(option == query.stock)])
-            }),
-            "currency_options": .list(([nil] + Currency.allCases.map { Optional($0) }).map { currency in
-                .object(["value": .string(currency?.rawValue ?? ""), "label": .string(currency?.rawValue ?? l("catalog_currency_any")),
-                         "checked": .bool(currency == query.currency)])
-            }),
-            "discounted_checked": .bool(query.discountedOnly),
-        ]
+        view.listURL = query.url(view: .list)
+        view.gridURL = query.url(view: .grid)
+        view.search = query.search
+        view.here = here
+        view.exportURL = query.exportURL
+        view.sortOptions = CatalogSort.allCases.map { sort in
+            ListOptionView(value: sort.rawValue, label: l(Self.sortKey(sort)), chosen: sort == query.sort)
+        }
+        view.perPageOptions = CatalogQuery.pageSizes.map { size in
+            ListOptionView(value: String(size), label: String(size), chosen: size == query.perPage)
+        }
+        view.showOptions = OwnerFilter.allCases.map { option in
+            ListOptionView(value: option.rawValue, label: l(option == .all ? "catalog_show_all" : "catalog_show_mine"),
+                           chosen: option == query.show)
+        }
+        view.stockOptions = StockFilter.allCases.map { option in
+            ListOptionView(value: option.rawValue, label: l(Self.stockKey(option)), chosen: option == query.stock)
+        }
+        view.currencyOptions = ([nil] + Currency.allCases.map { Optional($0) }).map { currency in
+            ListOptionView(value: currency?.rawValue ?? "", label: currency?.rawValue ?? l("catalog_currency_any"),
+                           chosen: currency == query.currency)
+        }
+        view.discountedChecked = query.discountedOnly
+        return view
     }
 
     static func sortKey(_ sort: CatalogSort) -> String {
@@ -264,23 +253,18 @@ extension CatalogController {
     }
 
     /// "How old is this copy" for a page built from it, with a warning when syncing fails.
-    func copyStatusValue(_ status: CatalogSync.Status, _ l: Localizer) -> TemplateValue {
+    func copyStatusView(_ status: CatalogSync.Status, _ l: Localizer) -> CopyStatusView {
         let now = configuration.now()
         let age = status.syncedAt.map { max(0, WholeNumber.clamped(now.timeIntervalSince($0), rounding: .down)) } ?? 0
         let ageText = Self.ageText(age, l)
-        var fields: [String: TemplateValue] = [
-            "age_seconds": .int(age),
-            "age_text": .string(l("catalog_copy_age", ["age": ageText])),
-        ]
+        var view = CopyStatusView(ageSeconds: age, ageText: l("catalog_copy_age", ["age": ageText]), warning: nil)
         if let failure = status.failure {
             var arguments = ["failure": l(failure), "age": ageText]
             let retry = status.retryAt.map { max(1, WholeNumber.clamped($0.timeIntervalSince(now), rounding: .up)) }
             if let retry { arguments["seconds"] = l.number(retry) }
-            fields["warning"] = .object(["message": .string(l(retry == nil ? "catalog_copy_warning" : "catalog_copy_warning_retry", arguments))])
-        } else {
-            fields["warning"] = .null
+            view.warning = MessageView(message: l(retry == nil ? "catalog_copy_warning" : "catalog_copy_warning_retry", arguments))
         }
-        return .object(fields)
+        return view
     }
 
     static func ageText(_ seconds: Int, _ l: Localizer) -> String {
@@ -302,7 +286,7 @@ extension CatalogController {
 
     /// What emptied the result, and the link that undoes it. With both search words and filters,
     /// `searchOnlyCount` tells which one did: when the words alone find products, the filters hid them.
-    static func emptyState(_ query: CatalogQuery, _ l: Localizer, searchOnlyCount: () -> Int = { 0 }) -> TemplateValue {
+    static func emptyState(_ query: CatalogQuery, _ l: Localizer, searchOnlyCount: () -> Int = { 0 }) -> EmptyStateView {
         if !query.search.isEmpty, FilterChips.filterCount(query) > 0 {
             var withoutFilters = query.cleared
             withoutFilters.search = query.search
@@ -310,49 +294,19 @@ extension CatalogController {
             withoutSearch.search = ""
             let found = searchOnlyCount()
             if found > 0 {
-                return .object([
-                    "title": .string(l.plural("look_empty_filters_hide_title", count: found, ["query": query.search])),
-                    "message": .string(l("look_empty_filters_hide_message")),
-                    "show_register": false,
-                    "back": .object(["url": .string(withoutFilters.url(page: 1)), "label": .string(l("catalog_clear_filters"))]),
-                ])
+                return EmptyStateView(title: l.plural("look_empty_filters_hide_title", count: found, ["query": query.search]), message: l("look_empty_filters_hide_message"), showRegister: false, back: LabelledLinkView(url: withoutFilters.url(page: 1), label: l("catalog_clear_filters")))
             }
-            return .object([
-                "title": .string(l("list_empty_search_title", ["query": query.search])),
-                "message": .string(l("look_empty_search_with_filters_message")),
-                "show_register": false,
-                "back": .object(["url": .string(withoutSearch.url(page: 1)), "label": .string(l("look_clear_search"))]),
-            ])
+            return EmptyStateView(title: l("list_empty_search_title", ["query": query.search]), message: l("look_empty_search_with_filters_message"), showRegister: false, back: LabelledLinkView(url: withoutSearch.url(page: 1), label: l("look_clear_search")))
         }
         if !query.search.isEmpty {
-            return .object([
-                "title": .string(l("list_empty_search_title", ["query": query.search])),
-                "message": .string(l("list_empty_search_message")),
-                "show_register": false,
-                "back": .object(["url": .string(query.cleared.url(page: 1)), "label": .string(l("list_show_all"))]),
-            ])
+            return EmptyStateView(title: l("list_empty_search_title", ["query": query.search]), message: l("list_empty_search_message"), showRegister: false, back: LabelledLinkView(url: query.cleared.url(page: 1), label: l("list_show_all")))
         }
         if query.isFiltered {
-            return .object([
-                "title": .string(l("catalog_empty_filtered_title")),
-                "message": .string(l("catalog_empty_filtered_message")),
-                "show_register": false,
-                "back": .object(["url": .string(query.cleared.url(page: 1)), "label": .string(l("catalog_clear_filters"))]),
-            ])
+            return EmptyStateView(title: l("catalog_empty_filtered_title"), message: l("catalog_empty_filtered_message"), showRegister: false, back: LabelledLinkView(url: query.cleared.url(page: 1), label: l("catalog_clear_filters")))
         }
         if query.page > 1 {
-            return .object([
-                "title": .string(l("list_empty_page_title", ["page": l.number(query.page)])),
-                "message": .string(l("list_empty_page_message")),
-                "show_register": false,
-                "back": .object(["url": .string(query.url(page: 1)), "label": .string(l("list_first_page"))]),
-            ])
+            return EmptyStateView(title: l("list_empty_page_title", ["page": l.number(query.page)]), message: l("list_empty_page_message"), showRegister: false, back: LabelledLinkView(url: query.url(page: 1), label: l("list_first_page")))
         }
-        return .object([
-            "title": .string(l("list_empty_title")),
-            "message": .string(l("list_empty_message")),
-            "show_register": true,
-            "back": .null,
-        ])
+        return EmptyStateView(title: l("list_empty_title"), message: l("list_empty_message"), showRegister: true, back: nil)
     }
 }

@@ -12,6 +12,8 @@ struct StringCatalog: Sendable {
     let texts: [String: String]
     /// `{{t.key}}` in every template: built once, shared by every page.
     let templateValue: TemplateValue
+    /// The same texts for compiled templates (`TemplateSet.compile`), which fix them at start-up.
+    let templateTexts: [String: String]
     /// The `js_` texts as JSON (keys without the prefix), for the page's `data-strings`.
     let scriptJSON: String
 
@@ -20,9 +22,10 @@ struct StringCatalog: Sendable {
         self.texts = texts
         // Templates show texts as they are (`{{t.key}}`, nothing filled): a particle token after
         // fixed words is chosen here, so it never shows as `{을/를}`.
-        templateValue = .object(texts.mapValues { text in
-            .string(Self.placeholders(text).isEmpty ? KoreanParticles.resolve(text) : text)
-        })
+        templateTexts = texts.mapValues { text in
+            Self.placeholders(text).isEmpty ? KoreanParticles.resolve(text) : text
+        }
+        templateValue = .object(templateTexts.mapValues(TemplateValue.string))
         var script: [String: String] = [:]
         for (key, text) in texts where key.hasPrefix("js_") { script[String(key.dropFirst(3))] = text }
         let data = (try? JSONSerialization.data(withJSONObject: script, options: [.sortedKeys])) ?? Data("{}".utf8)

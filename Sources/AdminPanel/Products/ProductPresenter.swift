@@ -32,20 +32,19 @@ struct ProductPresenter: Sendable {
         fields["discount"] = .string(discounted ? l.money(discountedPrice, currency) : l.money(0, currency))
     }
 
-    func listItem(_ item: ProductListItem, ownVendorID: Int?, _ l: Localizer) -> TemplateValue {
-        var fields: [String: TemplateValue] = Dictionary(minimumCapacity: 16)
-        priceFields(price: item.price, bargainPrice: item.bargainPrice, discountedPrice: item.discountedPrice,
-                    currency: item.currency, into: &fields, l)
-        let source = imageSource(item.thumbnail)
-        fields["id"] = .int(item.id)
-        fields["vendor_id"] = .int(item.vendorID)
-        fields["name"] = .string(DisplayBounds.name(item.name))
-        fields["vendor"] = .string(vendorLabel(id: item.vendorID, name: item.vendorName, ownVendorID: ownVendorID, l))
-        fields["thumbnail"] = source == .null ? .null : .object(["src": source])
-        fields["description"] = item.description.map { .object(["text": .string(DisplayBounds.text($0, 1_000))]) } ?? .null
-        fields["sold_out"] = .bool(item.stock <= 0)
-        fields["stock_text"] = .string(stockText(item.stock, l))
-        return .object(fields)
+    func listRow(_ item: ProductListItem, ownVendorID: Int?, _ l: Localizer) -> ProductRowView {
+        let discounted = item.discountedPrice > 0
+        let original = l.money(item.price, item.currency)
+        return ProductRowView(
+            id: item.id, vendorID: item.vendorID,
+            name: DisplayBounds.name(item.name),
+            vendor: vendorLabel(id: item.vendorID, name: item.vendorName, ownVendorID: ownVendorID, l),
+            thumbnail: media.panelPath(for: item.thumbnail).map(ImageSourceView.init),
+            description: item.description.map { TextView(text: DisplayBounds.text($0, 1_000)) },
+            price: ListPrice(discounted: discounted, original: original,
+                             current: discounted ? l.money(item.bargainPrice, item.currency) : original),
+            soldOut: item.stock <= 0,
+            stockText: stockText(item.stock, l))
     }
 
     /// Which image is the thumbnail: the one whose thumbnail URL the product names, else the first.

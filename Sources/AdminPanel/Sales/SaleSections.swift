@@ -136,19 +136,16 @@ struct SaleSections: Sendable {
 
     /// Marks list and grid items whose product has a running or upcoming sale (`data-sale-badge`),
     /// and offers the bulk action's fields (v2 only).
-    func addSaleMarks(to context: inout [String: TemplateValue], _ l: Localizer) async {
-        guard salesAvailable else { context["sales_bulk"] = .null; return }
+    func addSaleMarks(to view: inout ProductListView, _ l: Localizer) async {
+        guard salesAvailable else { view.salesBulk = nil; return }
         let states = (try? await sales.openStates()) ?? [:]
-        if !states.isEmpty, case .list(let items)? = context["products"] {
-            context["products"] = .list(items.map { item in
-                guard case .object(var fields) = item, case .int(let id)? = fields["id"], let state = states[id] else { return item }
-                fields["sale"] = .object(["state": .string(state.rawValue),
-                                          "label": .string(l(state == .running ? "sales_badge_running" : "sales_badge_scheduled"))])
-                return .object(fields)
-            })
+        if !states.isEmpty {
+            for index in view.products.indices {
+                guard let state = states[view.products[index].id] else { continue }
+                view.products[index].sale = SaleMarkView(state: state.rawValue,
+                                                         label: l(state == .running ? "sales_badge_running" : "sales_badge_scheduled"))
+            }
         }
-        context["sales_bulk"] = .object([
-            "time_hint": .string(l("sales_form_time_hint", ["zone": SaleText(zone: configuration.timeZone, l: l).zoneName])),
-        ])
+        view.salesBulk = SalesBulkView(timeHint: l("sales_form_time_hint", ["zone": SaleText(zone: configuration.timeZone, l: l).zoneName]))
     }
 }

@@ -30,6 +30,11 @@ extension PageHandling {
         try pages.page(template, title: title, context: context, visit: visit, section: section, status: status)
     }
 
+    func page<View: PageView>(_ view: View, title: String, visit: Visit,
+                              section: PageChrome.Section = .none, status: Int = 200) throws -> HTTPResponse {
+        try pages.page(view, title: title, visit: visit, section: section, status: status)
+    }
+
     func redirect(to location: String, flash: String?, session: SessionSnapshot?) async -> HTTPResponse {
         await pages.redirect(to: location, flash: flash, session: session)
     }

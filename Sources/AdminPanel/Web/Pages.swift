@@ -82,6 +82,14 @@ struct Pages: Sendable {
         return response
     }
 
+    /// A typed page (`PageView`) in the frame, with the visit's cookies.
+    func page<View: PageView>(_ view: View, title: String, visit: Visit,
+                              section: PageChrome.Section = .none, status: Int = 200) throws -> HTTPResponse {
+        var response = try renderer.page(view, title: title, chrome: chrome(visit, section: section), status: status)
+        for cookie in visit.cookies { response.setCookie(cookie) }
+        return response
+    }
+
     /// 303 to `location`, leaving a one-time message for the next page.
     func redirect(to location: String, flash: String?, session: SessionSnapshot?) async -> HTTPResponse {
         var response = HTTPResponse.redirect(to: location, status: 303)
@@ -108,18 +116,16 @@ struct Pages: Sendable {
     func errorPage(_ failure: PageFailure, request: HTTPRequest) async -> HTTPResponse {
         let visit = await visit(request, create: false, takeFlash: false)
         let l = visit.localizer
-        let template = failure.status == 404 ? "not_found" : "error"
         let heading = l(failure.heading, failure.arguments)
-        let context: [String: TemplateValue] = [
-            "status": .int(failure.status),
-            "status_text": .string(l("error_status", ["status": String(failure.status)])),
-            "heading": .string(heading),
-            "message": .string(l(failure.message, failure.arguments)),
-            "detail": failure.detail.map { .object(["text": .string($0)]) } ?? .null,
-            "retry": failure.retryURL.map { .object(["url": .string($0)]) } ?? .null,
-        ]
+        let statusText = l("error_status", ["status": String(failure.status)])
+        let message = l(failure.message, failure.arguments)
         do {
-            var response = try page(template, title: heading, context: context, visit: visit, status: failure.status)
+            var response = failure.status == 404
+                ? try page(NotFoundPageView(statusText: statusText, heading: heading, message: message),
+                           title: heading, visit: visit, status: failure.status)
+                : try page(ErrorPageView(statusText: statusText, heading: heading, message: message,
+                                         detail: failure.detail.map(TextView.init), retry: failure.retryURL.map(LinkView.init)),
+                           title: heading, visit: visit, status: failure.status)
             if failure.status == 413 { response.headers["Connection"] = "close" }
             return response
         } catch {
