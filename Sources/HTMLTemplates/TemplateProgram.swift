@@ -88,11 +88,13 @@ final class StepBlock<View: TemplateView>: Sendable {
     }
 
     func run(_ view: View, _ state: inout RenderState) throws(TemplateError) {
-        if let slot { state.store(view, at: slot) }
-        let steps = self.steps
-        try withUnsafePointer(to: view) { (pointer) throws(TemplateError) in
-            try runSteps(steps, UnsafeRawPointer(pointer), &state)
-        }
+        try withUnsafePointer(to: view) { (pointer) throws(TemplateError) in try run(at: pointer, &state) }
+    }
+
+    /// The view where it lies (a list's element): never copied, unless a section inside reads it.
+    func run(at view: UnsafePointer<View>, _ state: inout RenderState) throws(TemplateError) {
+        if let slot { state.store(view.pointee, at: slot) }
+        try runSteps(steps, UnsafeRawPointer(view), &state)
     }
 }
 

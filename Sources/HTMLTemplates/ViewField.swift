@@ -49,8 +49,12 @@ public struct ViewField<View: TemplateView>: Sendable {
             let block = try compiler.block(nodes, as: Child.self, context)
             return { view, state throws(TemplateError) in
                 let items = get(view.assumingMemoryBound(to: View.self).pointee)
-                // By index: each row is passed borrowed, not copied out (no retain of its fields).
-                for index in items.indices { try block.run(items[index], &state) }
+                // Through the array's storage: each row is read where it lies, not copied out
+                // (unspecialised generic code would copy it, retaining every field).
+                try items.withUnsafeBufferPointer { (rows) throws(TemplateError) in
+                    guard let first = rows.baseAddress else { return }
+                    for index in 0..<rows.count { try block.run(at: first + index, &state) }
+                }
             }
         }))
     }
