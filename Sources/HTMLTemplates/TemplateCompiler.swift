@@ -47,14 +47,14 @@ struct TemplateCompiler {
         }
         let enclosingReads = slotReads
         slotReads = []
-        var steps: [Step<View>] = []
-        try emit(nodes, into: &steps, context, dot: nil)
+        var steps: [Step] = []
+        try emit(nodes, into: &steps, context, dot: nil as BoundField<View>?)
         let readsThisLevel = slotReads.contains(context.level)
         slotReads = enclosingReads.union(slotReads.filter { $0 < context.level })
         return StepBlock(steps: steps, slot: readsThisLevel ? context.level : nil)
     }
 
-    private mutating func emit<View: TemplateView>(_ nodes: [TemplateNode], into steps: inout [Step<View>],
+    private mutating func emit<View: TemplateView>(_ nodes: [TemplateNode], into steps: inout [Step],
                                                    _ context: CompileContext, dot: BoundField<View>?) throws(TemplateError) {
         for node in nodes {
             switch node {
@@ -88,7 +88,7 @@ struct TemplateCompiler {
                 let inner = try deeper(context, line)
                 if let text = try staticText(path, context, line) {
                     // A section on a fixed text is decided now, for this language.
-                    if text.isEmpty == inverted { try emit(children, into: &steps, inner, dot: nil) }
+                    if text.isEmpty == inverted { try emit(children, into: &steps, inner, dot: nil as BoundField<View>?) }
                     continue
                 }
                 let field: BoundField<View>
@@ -107,12 +107,11 @@ struct TemplateCompiler {
                     steps.append(.run(try section(&self, children, child)))
                 } else {
                     // A value, or an inverted section: the children stay in this view's scope.
-                    var body: [Step<View>] = []
+                    var body: [Step] = []
                     try emit(children, into: &body, inner, dot: inverted ? dot : field)
-                    let block = StepBlock(steps: body, slot: nil)
-                    let isTruthy = field.isTruthy
+                    let isTruthy = field.isTruthy, children = body
                     steps.append(.run { view, state throws(TemplateError) in
-                        if isTruthy(view, state) != inverted { try block.run(view, &state) }
+                        if isTruthy(view, state) != inverted { try runSteps(children, view, &state) }
                     })
                 }
 
@@ -166,7 +165,7 @@ struct TemplateCompiler {
                                 + (around.isEmpty ? "" : " (nor do the views around it: \(around.joined(separator: ", ")))"))
     }
 
-    private func appendStatic<View>(_ bytes: [UInt8], to steps: inout [Step<View>]) {
+    private func appendStatic(_ bytes: [UInt8], to steps: inout [Step]) {
         guard !bytes.isEmpty else { return }
         if case .bytes(let previous)? = steps.last {
             steps[steps.count - 1] = .bytes(previous + bytes)

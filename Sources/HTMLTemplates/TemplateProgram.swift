@@ -65,34 +65,48 @@ struct RenderState: ~Copyable {
     }
 }
 
-enum Step<View: TemplateView>: Sendable {
+/// A step's code: it reads its view through a raw pointer (the view stays borrowed, no copy),
+/// so that steps and the loop over them are not generic: unspecialised generic code would look
+/// up type metadata on every block run.
+typealias StepFunction = @Sendable (UnsafeRawPointer, inout RenderState) throws(TemplateError) -> Void
+
+enum Step: Sendable {
     /// Static text, escaped and joined at compile time.
     case bytes([UInt8])
-    case run(@Sendable (View, inout RenderState) throws(TemplateError) -> Void)
+    case run(StepFunction)
 }
 
-/// The steps of one scope: a whole template, or the inside of a section.
+/// The steps of one scope: a whole template, or the inside of a section of child views.
 final class StepBlock<View: TemplateView>: Sendable {
-    let steps: [Step<View>]
+    let steps: [Step]
     /// The level to store this block's view at, when a section inside reads one of its fields.
     let slot: Int?
 
-    init(steps: [Step<View>], slot: Int?) {
+    init(steps: [Step], slot: Int?) {
         self.steps = steps
         self.slot = slot
     }
 
     func run(_ view: View, _ state: inout RenderState) throws(TemplateError) {
-        if let slot { state.store(view, at: slot) }
-        for index in steps.indices {
-            // The same guard as the legacy renderer: a runaway template fails instead of eating memory.
-            guard state.out.count <= TemplateRenderer.maximumOutputBytes else {
-                throw TemplateError(template: "", line: 0, reason: "the page grew beyond \(TemplateRenderer.maximumOutputBytes) bytes")
-            }
-            switch steps[index] {
-            case .bytes(let bytes): state.out.append(bytes)
-            case .run(let step): try step(view, &state)
-            }
+        try withUnsafePointer(to: view) { (pointer) throws(TemplateError) in try run(at: pointer, &state) }
+    }
+
+    /// The view where it lies (a list's element): never copied, unless a section inside reads it.
+    func run(at view: UnsafePointer<View>, _ state: inout RenderState) throws(TemplateError) {
+        if let slot { state.store(view.pointee, at: slot) }
+        try runSteps(steps, UnsafeRawPointer(view), &state)
+    }
+}
+
+func runSteps(_ steps: [Step], _ view: UnsafeRawPointer, _ state: inout RenderState) throws(TemplateError) {
+    for index in steps.indices {
+        // The same guard as the legacy renderer: a runaway template fails instead of eating memory.
+        guard state.out.count <= TemplateRenderer.maximumOutputBytes else {
+            throw TemplateError(template: "", line: 0, reason: "the page grew beyond \(TemplateRenderer.maximumOutputBytes) bytes")
+        }
+        switch steps[index] {
+        case .bytes(let bytes): state.out.append(bytes)
+        case .run(let step): try step(view, &state)
         }
     }
 }

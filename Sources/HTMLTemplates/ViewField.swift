@@ -48,9 +48,13 @@ public struct ViewField<View: TemplateView>: Sendable {
         ViewField(name: name, access: .views(ViewsAccess(childType: Child.self, isTruthy: { !get($0).isEmpty }) { compiler, nodes, context throws(TemplateError) in
             let block = try compiler.block(nodes, as: Child.self, context)
             return { view, state throws(TemplateError) in
-                let items = get(view)
-                // By index: each row is passed borrowed, not copied out (no retain of its fields).
-                for index in items.indices { try block.run(items[index], &state) }
+                let items = get(view.assumingMemoryBound(to: View.self).pointee)
+                // Through the array's storage: each row is read where it lies, not copied out
+                // (unspecialised generic code would copy it, retaining every field).
+                try items.withUnsafeBufferPointer { (rows) throws(TemplateError) in
+                    guard let first = rows.baseAddress else { return }
+                    for index in 0..<rows.count { try block.run(at: first + index, &state) }
+                }
             }
         }))
     }
@@ -60,7 +64,7 @@ public struct ViewField<View: TemplateView>: Sendable {
         ViewField(name: name, access: .views(ViewsAccess(childType: Child.self, isTruthy: { get($0) != nil }) { compiler, nodes, context throws(TemplateError) in
             let block = try compiler.block(nodes, as: Child.self, context)
             return { view, state throws(TemplateError) in
-                if let child = get(view) { try block.run(child, &state) }
+                if let child = get(view.assumingMemoryBound(to: View.self).pointee) { try block.run(child, &state) }
             }
         }))
     }
@@ -69,7 +73,9 @@ public struct ViewField<View: TemplateView>: Sendable {
     public static func view<Child: TemplateView>(_ name: String, _ get: @escaping @Sendable (View) -> Child) -> ViewField {
         ViewField(name: name, access: .views(ViewsAccess(childType: Child.self, isTruthy: { _ in true }) { compiler, nodes, context throws(TemplateError) in
             let block = try compiler.block(nodes, as: Child.self, context)
-            return { view, state throws(TemplateError) in try block.run(get(view), &state) }
+            return { view, state throws(TemplateError) in
+                try block.run(get(view.assumingMemoryBound(to: View.self).pointee), &state)
+            }
         }))
     }
 
@@ -93,11 +99,14 @@ public struct ViewField<View: TemplateView>: Sendable {
         case .scalar(let scalar):
             let write = scalar.write, isTruthy = scalar.isTruthy
             return BoundField(name: name, kindName: kindName,
-                              write: { view, state throws(TemplateError) in write(view, &state.out) },
-                              isTruthy: { view, _ in isTruthy(view) }, section: nil)
+                              write: { view, state throws(TemplateError) in
+                                  write(view.assumingMemoryBound(to: View.self).pointee, &state.out)
+                              },
+                              isTruthy: { view, _ in isTruthy(view.assumingMemoryBound(to: View.self).pointee) }, section: nil)
         case .views(let views):
             return BoundField(name: name, kindName: kindName, write: nil,
-                              isTruthy: { view, _ in views.isTruthy(view) }, section: views.compile)
+                              isTruthy: { view, _ in views.isTruthy(view.assumingMemoryBound(to: View.self).pointee) },
+                              section: views.compile)
         case .body:
             return BoundField(name: name, kindName: kindName, write: { _, state throws(TemplateError) in try state.renderBody() },
                               isTruthy: { _, _ in true }, section: nil)
@@ -109,6 +118,7 @@ public struct ViewField<View: TemplateView>: Sendable {
 protocol OuterField: Sendable {
     func bound<Inner: TemplateView>(fromSlot level: Int, for _: Inner.Type) -> BoundField<Inner>
 }
+
 
 extension ViewField: OuterField {
     func bound<Inner: TemplateView>(fromSlot level: Int, for _: Inner.Type) -> BoundField<Inner> {
@@ -128,7 +138,10 @@ extension ViewField: OuterField {
                               section: { compiler, nodes, context throws(TemplateError) in
                                   let run = try views.compile(&compiler, nodes, context)
                                   return { _, state throws(TemplateError) in
-                                      if let view = owner(state) { try run(view, &state) }
+                                      guard let view = owner(state) else { return }
+                                      try withUnsafePointer(to: view) { (pointer) throws(TemplateError) in
+                                          try run(UnsafeRawPointer(pointer), &state)
+                                      }
                                   }
                               })
         case .body:
@@ -145,20 +158,22 @@ struct ScalarAccess<View>: Sendable {
 }
 
 struct ViewsAccess<View>: Sendable {
-    typealias Compile = @Sendable (inout TemplateCompiler, [TemplateNode], CompileContext) throws(TemplateError)
-        -> @Sendable (View, inout RenderState) throws(TemplateError) -> Void
+    /// Compiles a section's children for the child view type; the step it returns reads the
+    /// view that owns this field through its pointer argument.
+    typealias Compile = @Sendable (inout TemplateCompiler, [TemplateNode], CompileContext) throws(TemplateError) -> StepFunction
     let childType: any TemplateView.Type
     let isTruthy: @Sendable (View) -> Bool
     let compile: Compile
 }
 
-/// A name resolved at compile time to closures on the innermost view type `Inner`.
+/// A name resolved at compile time to closures on the innermost view (of type `Inner`, passed
+/// as a pointer).
 struct BoundField<Inner: TemplateView>: Sendable {
     let name: String
     let kindName: String
     /// `{{name}}`; nil for sections of views, which have no text.
-    let write: (@Sendable (Inner, inout RenderState) throws(TemplateError) -> Void)?
-    let isTruthy: @Sendable (Inner, borrowing RenderState) -> Bool
+    let write: StepFunction?
+    let isTruthy: @Sendable (UnsafeRawPointer, borrowing RenderState) -> Bool
     /// `{{#name}}`: compiles the children in the child views' scope; nil for plain values.
     let section: ViewsAccess<Inner>.Compile?
 }
