@@ -1,7 +1,8 @@
 import HTMLTemplates
 
 /// One choice of a select or radio group on the list page (sort, page size, show, stock,
-/// currency, bulk action): `{{value}}`, `{{label}}`, and `selected` / `checked` for the chosen one.
+/// currency, bulk action) and of the people page's role selects: `{{value}}`, `{{label}}`, and
+/// `selected` / `checked` for the chosen one.
 struct ListOptionView: TemplateView {
     var value: String
     var label: String

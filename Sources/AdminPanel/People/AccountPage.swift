@@ -1,6 +1,5 @@
 import Foundation
 import OpenMarketCore
-import HTMLTemplates
 import HTTPServer
 
 /// `/account`: your own password and your own sessions (each revocable, or all but this one).
@@ -81,30 +80,21 @@ extension PeopleController {
         let l = visit.localizer
         let person = visit.session?.person ?? ""
         let own = visit.session?.signedIn == true ? await sessions.sessions(of: person) : []
-        let rows: [TemplateValue] = own.map { record in
-            .object([
-                "handle": .string(String(record.idHash.prefix(16))),
-                "address": .string(record.address),
-                "browser": .string(record.browser),
-                "last_seen": .string(l.dateTime(record.lastSeen, in: configuration.timeZone)),
-                "current": .bool(record.idHash == visit.session?.sessionHash),
-            ])
+        func message(_ field: String) -> MessageView? {
+            issues[field].map { MessageView(message: l($0, ["min": String(PasswordRules.minimumLength), "wait": l.duration(wait)])) }
         }
-        var context: [String: TemplateValue] = [
-            "csrf_token": .string(visit.session?.csrfToken ?? ""),
-            "person": .string(person),
-            "role_label": .string(l((visit.session?.role ?? .viewer).labelKey)),
-            "signed_in": .bool(visit.session?.signedIn == true),
-            "new_password_label": .string(l("account_new_password")),
-            "sessions": .list(rows),
-            "has_others": .bool(own.count > 1),
-            "alert": issues.isEmpty ? .null : .object(["message": .string(l("form_has_errors"))]),
-        ]
-        for field in ["current_password", "password", "password_confirm"] {
-            context[field + "_error"] = issues[field].map {
-                .object(["message": .string(l($0, ["min": String(PasswordRules.minimumLength), "wait": l.duration(wait)]))])
-            } ?? .null
-        }
-        return try page("account", title: l("account_heading"), context: context, visit: visit, section: .account, status: status)
+        let view = AccountPageView(
+            csrfToken: visit.session?.csrfToken ?? "", person: person,
+            roleLabel: l((visit.session?.role ?? .viewer).labelKey), signedIn: visit.session?.signedIn == true,
+            sessions: own.map { record in
+                AccountSessionView(handle: String(record.idHash.prefix(16)), address: record.address, browser: record.browser,
+                                   lastSeen: l.dateTime(record.lastSeen, in: configuration.timeZone),
+                                   current: record.idHash == visit.session?.sessionHash)
+            },
+            alert: issues.isEmpty ? nil : MessageView(message: l("form_has_errors")),
+            currentPasswordError: message("current_password"),
+            newPassword: NewPasswordFields(label: l("account_new_password"), passwordError: message("password"),
+                                           confirmationError: message("password_confirm")))
+        return try page(view, title: l("account_heading"), visit: visit, section: .account, status: status)
     }
 }

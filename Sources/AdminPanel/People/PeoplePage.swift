@@ -1,5 +1,4 @@
 import Foundation
-import HTMLTemplates
 import HTTPServer
 
 /// `/people` (owners only; the role middleware enforces it): everyone with role, status and
@@ -125,43 +124,32 @@ extension PeopleController {
                             rowError: (name: String, key: String)? = nil, status: Int) async throws -> HTTPResponse {
         let l = visit.localizer
         let everyone = await people.all
-        let rows: [TemplateValue] = everyone.map { person in
-            let status = person.disabled ? "disabled" : person.passwordHash == nil ? "invited" : "active"
-            let path = "/people/" + ListLinks.encode(person.name)
-            return .object([
-                "name": .string(person.name),
-                "path": .string(path),
-                "role": .string(person.role.rawValue),
-                "role_label": .string(l(person.role.labelKey)),
-                "status": .string(status),
-                "status_label": .string(l(Person.statusKey(status))),
-                "last_seen": .string(person.lastSeen.map { l.date($0) } ?? l("people_never")),
-                "is_you": .bool(person.name == visit.session?.person),
-                "roles": .list(Role.allCases.map { role in
-                    .object(["value": .string(role.rawValue), "label": .string(l(role.labelKey)),
-                             "selected": .bool(role == person.role)])
-                }),
-                "row_error": rowError.flatMap { $0.name == person.name ? .object(["message": .string(l($0.key))]) : nil } ?? .null,
-                "can_disable": .bool(!person.disabled),
-            ])
+        func roleOptions(chosen: Role?) -> [ListOptionView] {
+            Role.allCases.map { ListOptionView(value: $0.rawValue, label: l($0.labelKey), chosen: $0 == chosen) }
         }
-        let context: [String: TemplateValue] = [
-            "csrf_token": .string(visit.session?.csrfToken ?? ""),
-            "people": .list(rows),
-            "invite_name": .string(invite.name),
-            "invite_roles": .list(Role.allCases.map { role in
-                .object(["value": .string(role.rawValue), "label": .string(l(role.labelKey)),
-                         "selected": .bool(role == invite.role)])
-            }),
-            "name_error": invite.nameError.map { .object(["message": .string(l($0))]) } ?? .null,
-            "role_error": invite.roleError.map { .object(["message": .string(l($0))]) } ?? .null,
-            "link": link.map { link in
-                .object(["url": .string(link.url),
-                         "message": .string(l(link.reset ? "people_reset_link" : "people_invited_link", ["name": link.name]))])
-            } ?? .null,
-            "sign_in_off": .bool(!configuration.signIn),
-        ]
-        var response = try page("people", title: l("people_heading"), context: context, visit: visit, section: .people, status: status)
+        let rows = everyone.map { person in
+            let status = person.disabled ? "disabled" : person.passwordHash == nil ? "invited" : "active"
+            return PersonRowView(
+                name: person.name, path: "/people/" + ListLinks.encode(person.name),
+                role: person.role.rawValue, roleLabel: l(person.role.labelKey),
+                status: status, statusLabel: l(Person.statusKey(status)),
+                lastSeen: person.lastSeen.map { l.date($0) } ?? l("people_never"),
+                isYou: person.name == visit.session?.person,
+                roles: roleOptions(chosen: person.role),
+                rowError: rowError.flatMap { $0.name == person.name ? MessageView(message: l($0.key)) : nil },
+                canDisable: !person.disabled)
+        }
+        let view = PeoplePageView(
+            csrfToken: visit.session?.csrfToken ?? "", people: rows, inviteName: invite.name,
+            inviteRoles: roleOptions(chosen: invite.role),
+            nameError: invite.nameError.map { MessageView(message: l($0)) },
+            roleError: invite.roleError.map { MessageView(message: l($0)) },
+            link: link.map { link in
+                InvitationLinkView(url: link.url,
+                                   message: l(link.reset ? "people_reset_link" : "people_invited_link", ["name": link.name]))
+            },
+            signInOff: !configuration.signIn)
+        var response = try page(view, title: l("people_heading"), visit: visit, section: .people, status: status)
         if link != nil { response.headers["Cache-Control"] = "no-store" }
         return response
     }

@@ -1,5 +1,4 @@
 import Foundation
-import HTMLTemplates
 import HTTPServer
 
 /// The two links that end in a password: `/setup/{token}` (the first owner, printed at start)
@@ -85,22 +84,16 @@ extension PeopleController {
     private func passwordPage(visit: Visit, mode: PasswordPageMode, action: String, name: String,
                               issues: [String: String], status: Int) throws -> HTTPResponse {
         let l = visit.localizer
-        var context: [String: TemplateValue] = [
-            "csrf_token": .string(visit.session?.csrfToken ?? ""),
-            "action": .string(action),
-            "name": .string(name),
-            "mode_setup": .bool(mode == .setup),
-            "mode_invitation": .bool(mode == .invitation),
-            "new_password_label": .string(l("password_label")),
-            "intro": .string(mode == .setup ? l("setup_intro") : l("invite_intro", ["name": name])),
-            "alert": issues.isEmpty ? .null : .object(["message": .string(l("form_has_errors"))]),
-        ]
-        for field in ["name", "password", "password_confirm"] {
-            context[field + "_error"] = issues[field].map {
-                .object(["message": .string(l($0, ["min": String(PasswordRules.minimumLength)]))])
-            } ?? .null
+        func message(_ field: String) -> MessageView? {
+            issues[field].map { MessageView(message: l($0, ["min": String(PasswordRules.minimumLength)])) }
         }
-        return try page("password_setup", title: mode == .setup ? l("setup_heading") : l("invite_heading"),
-                        context: context, visit: visit, status: status)
+        let view = PasswordSetupView(
+            csrfToken: visit.session?.csrfToken ?? "", action: action, name: name, mode: mode,
+            intro: mode == .setup ? l("setup_intro") : l("invite_intro", ["name": name]),
+            alert: issues.isEmpty ? nil : MessageView(message: l("form_has_errors")),
+            nameError: message("name"),
+            newPassword: NewPasswordFields(label: l("password_label"), passwordError: message("password"),
+                                           confirmationError: message("password_confirm")))
+        return try page(view, title: mode == .setup ? l("setup_heading") : l("invite_heading"), visit: visit, status: status)
     }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import OpenMarketCore
-import HTMLTemplates
 import HTTPServer
 
 /// `/login` and `/logout`: sign-in with its attempt limits, and the session cookie.
@@ -99,13 +98,8 @@ struct SessionController: Sendable, PageHandling {
     private func loginPage(visit: Visit, name: String, next: String, alert: String?, status: Int) async throws -> HTTPResponse {
         let l = visit.localizer
         let noOwner = await !people.hasOwner
-        let context: [String: TemplateValue] = [
-            "csrf_token": .string(visit.session?.csrfToken ?? ""),
-            "next": .string(next),
-            "name": .string(name),
-            "no_owner": .bool(noOwner),
-            "alert": alert.map { .object(["message": .string($0)]) } ?? .null,
-        ]
-        return try page("login", title: l("login_heading"), context: context, visit: visit, status: status)
+        let view = LoginPageView(csrfToken: visit.session?.csrfToken ?? "", next: next, name: name, noOwner: noOwner,
+                                 alert: alert.map(MessageView.init))
+        return try page(view, title: l("login_heading"), visit: visit, status: status)
     }
 }
