@@ -1,5 +1,4 @@
 import Foundation
-import HTMLTemplates
 import HTTPServer
 import OpenMarketCore
 
@@ -90,25 +89,20 @@ extension BulkController {
         }
 
         let done = outcomes.filter(\.done).count
-        let rows: [TemplateValue] = outcomes.map { outcome in
-            .object([
-                "id": .int(outcome.id),
-                "name": .string(outcome.name.isEmpty ? l("bulk_unknown_product", ["id": String(outcome.id)]) : outcome.name),
-                "outcome": .string(outcome.done ? "done" : "failed"),
-                "done": .bool(outcome.done),
-                "reason": .string(l(outcome.reason, outcome.arguments)),
-                "href": .string(outcome.deleted ? "" : BackLink.link("/products/\(outcome.id)", back: back)),
-                "linked": .bool(!outcome.deleted && !outcome.name.isEmpty),
-            ])
+        let rows = outcomes.map { outcome in
+            BulkResultRowView(
+                id: outcome.id,
+                name: outcome.name.isEmpty ? l("bulk_unknown_product", ["id": String(outcome.id)]) : outcome.name,
+                done: outcome.done, reason: l(outcome.reason, outcome.arguments),
+                href: outcome.deleted ? "" : BackLink.link("/products/\(outcome.id)", back: back),
+                linked: !outcome.deleted && !outcome.name.isEmpty)
         }
-        let context: [String: TemplateValue] = [
-            "heading": .string(l(Self.bulkHeadingKey(action))),
-            "summary": .string(l("bulk_summary", ["done": l.number(done), "failed": l.number(outcomes.count - done),
-                                                  "seconds": String(format: "%.1f", elapsed)])),
-            "rows": .list(rows),
-            "back_url": .string(back),
-        ]
-        return try page("bulk_result", title: l("bulk_title"), context: context, visit: visit, section: .products)
+        let view = BulkResultView(
+            heading: l(Self.bulkHeadingKey(action)),
+            summary: l("bulk_summary", ["done": l.number(done), "failed": l.number(outcomes.count - done),
+                                        "seconds": String(format: "%.1f", elapsed)]),
+            rows: rows, backURL: back)
+        return try page(view, title: l("bulk_title"), visit: visit, section: .products)
     }
 
     /// A bulk row of the activity log: the action, its outcome and the reason, each a catalog key

@@ -1,5 +1,4 @@
 import Foundation
-import HTMLTemplates
 import HTTPServer
 import OpenMarketCore
 
@@ -12,12 +11,9 @@ extension ImportController {
 
     func importFormPage(visit: Visit, alert: String?, status: Int) throws -> HTTPResponse {
         let l = visit.localizer
-        let context: [String: TemplateValue] = [
-            "csrf_token": .string(visit.session?.csrfToken ?? ""),
-            "alert": alert.map { .object(["message": .string($0)]) } ?? .null,
-            "limits": .string(l("import_limits", ["size": "5", "rows": l.number(ImportService.maxRows)])),
-        ]
-        return try page("import", title: l("import_title"), context: context, visit: visit, section: .products, status: status)
+        let view = ImportFormView(csrfToken: visit.session?.csrfToken ?? "", alert: alert.map(MessageView.init),
+                                  limits: l("import_limits", ["size": "5", "rows": l.number(ImportService.maxRows)]))
+        return try page(view, title: l("import_title"), visit: visit, section: .products, status: status)
     }
 
     /// `POST /products/import` (multipart `file`, `images`…, `csrf_token`): the preview. Nothing

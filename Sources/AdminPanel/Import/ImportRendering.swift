@@ -1,5 +1,4 @@
 import Foundation
-import HTMLTemplates
 import HTTPServer
 import OpenMarketCore
 
@@ -9,86 +8,62 @@ extension ImportController {
     func importPreviewPage(_ plan: ImportPlan, importID: String?, fileName: String, visit: Visit, status: Int) throws -> HTTPResponse {
         let l = visit.localizer
         let counts = Dictionary(grouping: plan.rows, by: \.outcome).mapValues(\.count)
-        let rows: [TemplateValue] = plan.rows.map { row in
-            .object([
-                "line": .int(row.line),
-                "outcome": .string(row.outcome.rawValue),
-                "outcome_label": .string(Self.importOutcomeLabel(row.outcome, l)),
-                "is_error": .bool(row.outcome == .error),
-                "name": .string(row.name.isEmpty ? "—" : row.name),
-                "product": row.productID.map { .object(["href": .string("/products/\($0)"), "id": .int($0)]) } ?? .null,
-                "changes": .list(row.changes.map { change in
-                    .object(["field": .string(Self.importFieldLabel(change.field, l)),
-                             "old": .string(change.old.isEmpty ? "—" : Self.importValue(change.old, change.oldCurrency, l)),
-                             "new": .string(Self.importValue(change.new, change.newCurrency, l)), "has_old": .bool(!change.old.isEmpty)])
-                }),
-                "issues": .list(row.issues.map { .object(["text": .string(Self.importIssueText($0, l))]) }),
-            ])
+        let rows = plan.rows.map { row in
+            ImportPreviewRowView(
+                line: row.line, outcome: row.outcome.rawValue, outcomeLabel: Self.importOutcomeLabel(row.outcome, l),
+                isError: row.outcome == .error, name: row.name.isEmpty ? "—" : row.name,
+                product: row.productID.map(ImportProductLinkView.init),
+                changes: row.changes.map { change in
+                    ImportChangeView(field: Self.importFieldLabel(change.field, l),
+                                     old: change.old.isEmpty ? "—" : Self.importValue(change.old, change.oldCurrency, l),
+                                     new: Self.importValue(change.new, change.newCurrency, l), hasOld: !change.old.isEmpty)
+                },
+                issues: row.issues.map { TextView(text: Self.importIssueText($0, l)) })
         }
-        var context: [String: TemplateValue] = [
-            "file_name": .string(fileName),
-            "summary": .string(l("import_summary", [
-                "create": l.number(counts[.create] ?? 0), "update": l.number(counts[.update] ?? 0),
-                "unchanged": l.number(counts[.unchanged] ?? 0), "error": l.number(counts[.error] ?? 0)])),
-            "rows": .list(rows),
-            "problems": .list(plan.problems.map { .object(["text": .string(Self.importIssueText($0, l))]) }),
-            "has_problems": .bool(plan.hasErrors),
-            "nothing_to_do": .bool(!plan.hasErrors && plan.applicable.isEmpty),
-            "apply": .null,
-        ]
+        var apply: ImportApplyFormView?
         if let importID, !plan.hasErrors, !plan.applicable.isEmpty {
-            context["apply"] = .object([
-                "action": .string("/products/import/\(importID)/apply"),
-                "status_url": .string("/products/import/\(importID)/status.json"),
-                "csrf_token": .string(visit.session?.csrfToken ?? ""),
-                "label": .string(l("import_apply_button", ["count": l.number(plan.applicable.count)])),
-                "total": .int(plan.applicable.count),
-            ])
+            apply = ImportApplyFormView(importID: importID, csrfToken: visit.session?.csrfToken ?? "",
+                                        label: l("import_apply_button", ["count": l.number(plan.applicable.count)]),
+                                        total: plan.applicable.count)
         }
-        return try page("import_preview", title: l("import_preview_title"), context: context, visit: visit,
-                        section: .products, status: status)
+        let view = ImportPreviewView(
+            fileName: fileName,
+            summary: l("import_summary", [
+                "create": l.number(counts[.create] ?? 0), "update": l.number(counts[.update] ?? 0),
+                "unchanged": l.number(counts[.unchanged] ?? 0), "error": l.number(counts[.error] ?? 0)]),
+            rows: rows,
+            problems: plan.problems.map { TextView(text: Self.importIssueText($0, l)) },
+            hasProblems: plan.hasErrors,
+            nothingToDo: !plan.hasErrors && plan.applicable.isEmpty,
+            apply: apply)
+        return try page(view, title: l("import_preview_title"), visit: visit, section: .products, status: status)
     }
 
     /// After an apply: one row per applied record, done or failed, linked to its product; a
     /// retry form while rows failed and the import is still open.
     func importResultPage(_ batch: ImportStore.Batch, visit: Visit) throws -> HTTPResponse {
         let l = visit.localizer
-        let rows: [TemplateValue] = batch.plan.applicable.map { row in
+        let rows = batch.plan.applicable.map { row in
             let state = batch.rows[row.line]
-            let done = state?.state == .done
-            let id = state?.productID ?? row.productID
-            var reason = ""
-            switch state?.state {
-            case .done?: reason = l(row.create != nil ? "import_result_created" : "import_result_updated")
-            case .pending?, nil: reason = l("import_result_not_tried")
-            case .sending?: reason = l("import_result_unknown", ["reason": ImportReason.text(state?.reason ?? "", l)])
-            case .failed?: reason = ImportReason.text(state?.reason ?? "", l)
+            let reason = switch state?.state {
+            case .done?: l(row.create != nil ? "import_result_created" : "import_result_updated")
+            case .pending?, nil: l("import_result_not_tried")
+            case .sending?: l("import_result_unknown", ["reason": ImportReason.text(state?.reason ?? "", l)])
+            case .failed?: ImportReason.text(state?.reason ?? "", l)
             }
-            return .object([
-                "line": .int(row.line),
-                "outcome": .string(done ? "done" : "failed"),
-                "done": .bool(done),
-                "name": .string(row.name),
-                "product": id.map { .object(["href": .string("/products/\($0)"), "id": .int($0)]) } ?? .null,
-                "reason": .string(reason),
-            ])
+            return ImportResultRowView(line: row.line, done: state?.state == .done, name: row.name,
+                                       product: (state?.productID ?? row.productID).map(ImportProductLinkView.init),
+                                       reason: reason)
         }
         let done = batch.rows.values.filter { $0.state == .done }.count
-        var context: [String: TemplateValue] = [
-            "file_name": .string(batch.fileName),
-            "summary": .string(l("import_result_summary", ["done": l.number(done), "failed": l.number(batch.rows.count - done)])),
-            "rows": .list(rows),
-            "retry": .null,
-        ]
-        if importOpen(batch) {
-            context["retry"] = .object([
-                "action": .string("/products/import/\(batch.id)/apply"),
-                "status_url": .string("/products/import/\(batch.id)/status.json"),
-                "csrf_token": .string(visit.session?.csrfToken ?? ""),
-                "total": .int(batch.rows.count),
-            ])
-        }
-        return try page("import_result", title: l("import_result_title"), context: context, visit: visit, section: .products)
+        let view = ImportResultView(
+            fileName: batch.fileName,
+            summary: l("import_result_summary", ["done": l.number(done), "failed": l.number(batch.rows.count - done)]),
+            rows: rows,
+            // The button's words are the template's own; the result page has no label.
+            retry: importOpen(batch) ? ImportApplyFormView(importID: batch.id, csrfToken: visit.session?.csrfToken ?? "",
+                                                           label: "", total: batch.rows.count) : nil)
+        return try page(view, title: l("import_result_title"), visit: visit, section: .products)
     }
 
     /// An amount as money in its currency (`₩12,000`, `$3.50`), anything else as it is.

@@ -1,5 +1,4 @@
 import Foundation
-import HTMLTemplates
 import HTTPServer
 import OpenMarketCore
 
@@ -40,7 +39,7 @@ extension BulkController {
         await catalog.ensureFresh(maxAge: configuration.catalogMaxAge)
         let (allowed, refused) = BulkSelection.partition(ids, in: catalog.copy.snapshot(), ownVendorID: await vendor.id)
         let english = SaleText(zone: configuration.timeZone, l: Localizer(catalog: stringCatalogs[.en]))
-        var rows: [Int: TemplateValue] = [:]
+        var rows: [Int: BulkResultRowView] = [:]
         var done = 0
         for product in allowed {
             let outcome = await saleSections.createSale(values, for: product, by: session.person)
@@ -67,20 +66,16 @@ extension BulkController {
                                                     + Localizer(catalog: stringCatalogs[.en])(refusal.reason)))
         }
         if done > 0 { await saleScheduler.wake() }
-        let context: [String: TemplateValue] = [
-            "heading": .string(l("sales_bulk_heading")),
-            "summary": .string(l("bulk_summary", ["done": l.number(done), "failed": l.number(ids.count - done), "seconds": "0.0"])),
-            "rows": .list(ids.compactMap { rows[$0] }),
-            "back_url": .string(back),
-        ]
-        return try page("bulk_result", title: l("bulk_title"), context: context, visit: visit, section: .products)
+        let view = BulkResultView(
+            heading: l("sales_bulk_heading"),
+            summary: l("bulk_summary", ["done": l.number(done), "failed": l.number(ids.count - done), "seconds": "0.0"]),
+            rows: ids.compactMap { rows[$0] }, backURL: back)
+        return try page(view, title: l("bulk_title"), visit: visit, section: .products)
     }
 
-    private static func bulkRow(_ id: Int, name: String, done: Bool, reason: String, back: String, linked: Bool = true) -> TemplateValue {
-        .object([
-            "id": .int(id), "name": .string(name), "outcome": .string(done ? "done" : "failed"), "done": .bool(done),
-            "reason": .string(reason), "href": .string(BackLink.link("/products/\(id)", back: back)), "linked": .bool(linked),
-        ])
+    private static func bulkRow(_ id: Int, name: String, done: Bool, reason: String, back: String, linked: Bool = true) -> BulkResultRowView {
+        BulkResultRowView(id: id, name: name, done: done, reason: reason,
+                          href: BackLink.link("/products/\(id)", back: back), linked: linked)
     }
 
 }

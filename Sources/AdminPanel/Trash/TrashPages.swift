@@ -1,5 +1,4 @@
 import Foundation
-import HTMLTemplates
 import HTTPServer
 import OpenMarketCore
 
@@ -24,27 +23,19 @@ struct TrashController: Sendable, PageHandling, CatalogWriting {
         let items = try await trash.waiting()
         let canWrite = visit.session?.role.canWrite ?? false
         let v1 = configuration.api.dialect == .v1
-        let context: [String: TemplateValue] = [
-            "intro": .string(l("safety_trash_intro", ["days": l.number(configuration.trashDays)])),
-            "empty": .bool(items.isEmpty),
-            "items": .list(items.map { item in
-                .object([
-                    "old_id": .int(item.oldID),
-                    "name": .string(item.name),
-                    "deleted": .string(l("safety_trash_deleted_by", ["person": item.person.isEmpty ? "?" : item.person,
-                                                                     "time": l.dateTime(item.deletedAt, in: configuration.timeZone)])),
-                    "expires": .string(l("safety_trash_expires", [
-                        "date": l.date(item.deletedAt.addingTimeInterval(Double(configuration.trashDays) * 86_400))])),
-                    "restore": canWrite ? .object([
-                        "url": .string("/trash/\(item.oldID)/restore"),
-                        "csrf_token": .string(visit.session?.csrfToken ?? ""),
-                        "v1": .bool(v1),
-                        "password_id": .string("trash-password-\(item.oldID)"),
-                    ]) : .null,
-                ])
-            }),
-        ]
-        return try page("trash", title: l("safety_trash_heading"), context: context, visit: visit, section: .trash)
+        let view = TrashPageView(
+            intro: l("safety_trash_intro", ["days": l.number(configuration.trashDays)]),
+            items: items.map { item in
+                TrashItemView(
+                    oldID: item.oldID, name: item.name,
+                    deleted: l("safety_trash_deleted_by", ["person": item.person.isEmpty ? "?" : item.person,
+                                                           "time": l.dateTime(item.deletedAt, in: configuration.timeZone)]),
+                    expires: l("safety_trash_expires", [
+                        "date": l.date(item.deletedAt.addingTimeInterval(Double(configuration.trashDays) * 86_400))]),
+                    restore: canWrite ? TrashRestoreFormView(oldID: item.oldID, csrfToken: visit.session?.csrfToken ?? "", v1: v1)
+                        : nil)
+            })
+        return try page(view, title: l("safety_trash_heading"), visit: visit, section: .trash)
     }
 
     /// `POST /trash/{old id}/restore` (`csrf_token`; v1 `password`): registers the kept product

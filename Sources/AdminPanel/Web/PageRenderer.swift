@@ -27,8 +27,11 @@ struct PageRenderer: Sendable {
     private let compiled: [Language: CompiledPages]
 
     /// Every typed page. A new typed page adds its view type here.
-    static let pageViews: [any PageView.Type] = [ErrorPageView.self, NotFoundPageView.self, ProductListView.self,
-                                                  LoginPageView.self, PasswordSetupView.self, AccountPageView.self, PeoplePageView.self]
+    static let pageViews: [any PageView.Type] = [
+        ErrorPageView.self, NotFoundPageView.self, ProductListView.self,
+        LoginPageView.self, PasswordSetupView.self, AccountPageView.self, PeoplePageView.self,
+        ImportFormView.self, ImportPreviewView.self, ImportResultView.self, TrashPageView.self, BulkResultView.self,
+    ]
 
     /// The names every panel needs; checked at start so a missing file fails early.
     static let requiredTemplates = ["layout", "products", "product", "product_new", "product_edit",

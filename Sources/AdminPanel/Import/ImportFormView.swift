@@ -1,0 +1,16 @@
+import HTMLTemplates
+
+/// `import.html`: the file and photos to import, with the reason the last try was refused.
+struct ImportFormView: PageView {
+    static let template = "import"
+    var csrfToken: String
+    var alert: MessageView?
+    var limits: String
+    var access = PageAccess()
+
+    static let templateFields = ViewFields<ImportFormView>([
+        .text("csrf_token") { $0.csrfToken },
+        .optionalView("alert") { $0.alert },
+        .text("limits") { $0.limits },
+    ] + PageAccess.fields())
+}

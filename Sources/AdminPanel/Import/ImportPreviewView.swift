@@ -1,0 +1,91 @@
+import HTMLTemplates
+
+/// `import_preview.html`: what the file would do, row by row; the apply form only when nothing
+/// is in error and something is left to send.
+struct ImportPreviewView: PageView {
+    static let template = "import_preview"
+    var fileName: String
+    var summary: String
+    var rows: [ImportPreviewRowView]
+    /// The file's own problems (a missing column, a repeated id), in the reader's language.
+    var problems: [TextView]
+    var hasProblems: Bool
+    var nothingToDo: Bool
+    var apply: ImportApplyFormView?
+    var access = PageAccess()
+
+    static let templateFields = ViewFields<ImportPreviewView>([
+        .text("file_name") { $0.fileName },
+        .text("summary") { $0.summary },
+        .list("rows") { $0.rows },
+        .list("problems") { $0.problems },
+        .flag("has_problems") { $0.hasProblems },
+        .flag("nothing_to_do") { $0.nothingToDo },
+        .optionalView("apply") { $0.apply },
+    ] + PageAccess.fields())
+}
+
+/// One record of the file: its outcome, the changes it makes (old → new) and the rules it breaks.
+struct ImportPreviewRowView: TemplateView {
+    var line: Int
+    var outcome: String
+    var outcomeLabel: String
+    var isError: Bool
+    var name: String
+    var product: ImportProductLinkView?
+    var changes: [ImportChangeView]
+    var issues: [TextView]
+
+    static let templateFields: ViewFields<ImportPreviewRowView> = [
+        .int("line") { $0.line },
+        .text("outcome") { $0.outcome },
+        .text("outcome_label") { $0.outcomeLabel },
+        .flag("is_error") { $0.isError },
+        .text("name") { $0.name },
+        .optionalView("product") { $0.product },
+        .list("changes") { $0.changes },
+        .list("issues") { $0.issues },
+    ]
+}
+
+/// `{{field}}: <del>{{old}}</del> → {{new}}`; the old value only where there was one.
+struct ImportChangeView: TemplateView {
+    var field: String
+    var old: String
+    var new: String
+    var hasOld: Bool
+
+    static let templateFields: ViewFields<ImportChangeView> = [
+        .text("field") { $0.field },
+        .text("old") { $0.old },
+        .text("new") { $0.new },
+        .flag("has_old") { $0.hasOld },
+    ]
+}
+
+/// The product a row names, linked (`{{href}}`); the link's words are the row's `{{name}}`.
+struct ImportProductLinkView: TemplateView {
+    var id: Int
+    var href: String { "/products/\(id)" }
+
+    static let templateFields: ViewFields<ImportProductLinkView> = [
+        .text("href") { $0.href },
+    ]
+}
+
+/// The form that sends the import (or its failed rows again), with the progress bar's data.
+struct ImportApplyFormView: TemplateView {
+    var importID: String
+    var csrfToken: String
+    /// The button's words (the preview names the row count; the result page's button has its own).
+    var label: String
+    var total: Int
+
+    static let templateFields: ViewFields<ImportApplyFormView> = [
+        .text("action") { "/products/import/\($0.importID)/apply" },
+        .text("status_url") { "/products/import/\($0.importID)/status.json" },
+        .text("csrf_token") { $0.csrfToken },
+        .text("label") { $0.label },
+        .int("total") { $0.total },
+    ]
+}
