@@ -22,7 +22,6 @@ struct DraftController: Sendable, PageHandling {
                 id: draft.id,
                 name: draft.name.isEmpty ? l("safety_draft_untitled") : draft.name,
                 saved: l("safety_draft_saved_by", ["person": draft.person, "time": l.dateTime(draft.savedAt, in: configuration.timeZone)]),
-                // By the session's own role: `can_write` of the page follows the panel's rules.
                 write: canWrite ? DraftActionsView(openURL: "/drafts/\(draft.id)", deleteURL: "/drafts/\(draft.id)/delete",
                                                    csrfToken: visit.session?.csrfToken ?? "") : nil)
         }
