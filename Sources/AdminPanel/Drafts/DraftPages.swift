@@ -1,5 +1,4 @@
 import Foundation
-import HTMLTemplates
 import HTTPServer
 import OpenMarketCore
 
@@ -18,24 +17,15 @@ struct DraftController: Sendable, PageHandling {
         let l = visit.localizer
         let canWrite = visit.session?.role.canWrite ?? false
         let all = try await drafts.all()
-        let context: [String: TemplateValue] = [
-            "empty": .bool(all.isEmpty),
-            "can_write": .bool(canWrite),
-            "drafts": .list(all.map { draft in
-                .object([
-                    "id": .int(draft.id),
-                    "name": .string(draft.name.isEmpty ? l("safety_draft_untitled") : draft.name),
-                    "saved": .string(l("safety_draft_saved_by", ["person": draft.person,
-                                                                 "time": l.dateTime(draft.savedAt, in: configuration.timeZone)])),
-                    "write": canWrite ? .object([
-                        "open_url": .string("/drafts/\(draft.id)"),
-                        "delete_url": .string("/drafts/\(draft.id)/delete"),
-                        "csrf_token": .string(visit.session?.csrfToken ?? ""),
-                    ]) : .null,
-                ])
-            }),
-        ]
-        return try page("drafts", title: l("safety_drafts_heading"), context: context, visit: visit, section: .drafts)
+        let rows = all.map { draft in
+            DraftRowView(
+                id: draft.id,
+                name: draft.name.isEmpty ? l("safety_draft_untitled") : draft.name,
+                saved: l("safety_draft_saved_by", ["person": draft.person, "time": l.dateTime(draft.savedAt, in: configuration.timeZone)]),
+                write: canWrite ? DraftActionsView(openURL: "/drafts/\(draft.id)", deleteURL: "/drafts/\(draft.id)/delete",
+                                                   csrfToken: visit.session?.csrfToken ?? "") : nil)
+        }
+        return try page(DraftsPageView(drafts: rows), title: l("safety_drafts_heading"), visit: visit, section: .drafts)
     }
 
     /// `GET /drafts/{id}` (editors): the register form filled with the draft, its images staged

@@ -1,5 +1,4 @@
 import Foundation
-import HTMLTemplates
 import HTTPServer
 import OpenMarketCore
 
@@ -115,25 +114,21 @@ extension ProductController {
         let price = product.discountedPrice > 0 ? product.bargainPrice : product.price
         let l = visit.localizer
         let productURL = BackLink.link("/products/\(product.id)", back: back)
-        let context: [String: TemplateValue] = [
-            "back": back.map { .object(["url": .string($0)]) } ?? .null,
-            "product_url": .string(productURL),
-            "cancel_url": .string(back ?? productURL),
-            "delete_heading": .string(l("delete_heading", ["name": DisplayBounds.name(product.name)])),
-            "trash_note": .object(["text": .string(l("safety_delete_trash_note", ["days": l.number(configuration.trashDays)]))]),
-            "summary": .string(l("delete_summary", ["name": DisplayBounds.name(product.name), "price": l.money(price, product.currency),
-                                                    "stock": l.number(product.stock)])),
-            "id": .int(product.id),
-            "name": .string(DisplayBounds.name(product.name)),
-            "price": .string(Money.format(price, product.currency)),
-            "stock": .int(product.stock),
-            "thumbnail": product.images.isEmpty ? .null : .object(["src": presenter.imageSource(product.thumbnail)]),
-            "csrf_token": .string(visit.session?.csrfToken ?? ""),
-            "alert": alert.map { .object(["message": .string($0)]) } ?? .null,
-            "password_error": passwordError.map { .object(["message": .string($0)]) } ?? .null,
-            "locked": locked.map { .object(["message": .string($0)]) } ?? .null,
-        ]
-        return try page("product_delete", title: l("delete_title", ["name": DisplayBounds.name(product.name)]), context: context, visit: visit,
+        let view = ProductDeletePageView(
+            id: product.id,
+            back: back.map(LinkView.init),
+            productURL: productURL,
+            cancelURL: back ?? productURL,
+            heading: l("delete_heading", ["name": DisplayBounds.name(product.name)]),
+            summary: l("delete_summary", ["name": DisplayBounds.name(product.name), "price": l.money(price, product.currency),
+                                          "stock": l.number(product.stock)]),
+            trashNote: TextView(text: l("safety_delete_trash_note", ["days": l.number(configuration.trashDays)])),
+            thumbnail: product.images.isEmpty ? nil : ImageSourceView(src: presenter.media.panelPath(for: product.thumbnail) ?? ""),
+            csrfToken: visit.session?.csrfToken ?? "",
+            alert: alert.map(MessageView.init),
+            passwordError: passwordError.map(MessageView.init),
+            locked: locked.map(MessageView.init))
+        return try page(view, title: l("delete_title", ["name": DisplayBounds.name(product.name)]), visit: visit,
                         section: .products, status: status)
     }
 }

@@ -71,8 +71,8 @@ extension ProductFormController {
         if !refused.isEmpty {
             state.alert = l("duplicate_refused_intro") + " " + refused.joined(separator: " ")
         }
-        return try page("product_new", title: l("duplicate_title", ["name": DisplayBounds.name(product.name)]),
-                        context: formContext(state, editing: nil, csrfToken: session.csrfToken, l),
+        return try page(ProductNewPageView(form: formView(state, editing: nil, csrfToken: session.csrfToken, l)),
+                        title: l("duplicate_title", ["name": DisplayBounds.name(product.name)]),
                         visit: visit, section: .register)
     }
 

@@ -1,5 +1,4 @@
 import Foundation
-import HTMLTemplates
 import HTTPServer
 import OpenMarketCore
 
@@ -122,10 +121,9 @@ extension ProductFormController {
                   retryAfter: TimeInterval? = nil) throws -> HTTPResponse {
         let name = DisplayBounds.name(state.product?.name ?? state.loaded?.name ?? state.values.name)
         let l = visit.localizer
-        var context = formContext(state, editing: id, csrfToken: visit.session?.csrfToken ?? "", l)
-        context["edit_heading"] = .string(l("edit_heading", ["name": name]))
-        var response = try page("product_edit", title: l("edit_title", ["name": name]), context: context,
-                                visit: visit, section: .products, status: status)
+        let view = ProductEditPageView(form: formView(state, editing: id, csrfToken: visit.session?.csrfToken ?? "", l),
+                                       productID: id, heading: l("edit_heading", ["name": name]))
+        var response = try page(view, title: l("edit_title", ["name": name]), visit: visit, section: .products, status: status)
         if let retryAfter { response.headers["Retry-After"] = String(WholeNumber.clamped(retryAfter, rounding: .up)) }
         return response
     }

@@ -1,5 +1,4 @@
 import Foundation
-import HTMLTemplates
 import HTTPServer
 import OpenMarketCore
 
@@ -63,9 +62,9 @@ extension ProductFormController {
 
     /// The register form (both dialects).
     func registerPage(_ state: ProductFormState, visit: Visit, status: Int) throws -> HTTPResponse {
-        try page("product_new", title: visit.localizer("register_heading"),
-                 context: formContext(state, editing: nil, csrfToken: visit.session?.csrfToken ?? "", visit.localizer),
-                 visit: visit, section: .register, status: status)
+        let form = formView(state, editing: nil, csrfToken: visit.session?.csrfToken ?? "", visit.localizer)
+        return try page(ProductNewPageView(form: form), title: visit.localizer("register_heading"),
+                        visit: visit, section: .register, status: status)
     }
 
 }

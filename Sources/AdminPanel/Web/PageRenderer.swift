@@ -31,6 +31,7 @@ struct PageRenderer: Sendable {
         ErrorPageView.self, NotFoundPageView.self, ProductListView.self,
         LoginPageView.self, PasswordSetupView.self, AccountPageView.self, PeoplePageView.self,
         ImportFormView.self, ImportPreviewView.self, ImportResultView.self, TrashPageView.self, BulkResultView.self,
+        ProductNewPageView.self, ProductEditPageView.self, ProductDeletePageView.self, DraftsPageView.self,
     ]
 
     /// The names every panel needs; checked at start so a missing file fails early.

@@ -1,5 +1,4 @@
 import Foundation
-import HTMLTemplates
 import HTTPServer
 import OpenMarketCore
 
@@ -53,111 +52,75 @@ struct ProductFormController: Sendable, PageHandling, CatalogWriting {
     let imageStager: ImageStager
     let draftSaving: DraftSaving
 
-    /// Template context of `product_new` / `product_edit` (both include `product_form`).
-    func formContext(_ state: ProductFormState, editing productID: Int?, csrfToken: String,
-                     _ l: Localizer) -> [String: TemplateValue] {
-        var context = state.values.templateFields(l)
+    /// The form of `product_new` / `product_edit` (both include `product_form`).
+    func formView(_ state: ProductFormState, editing productID: Int?, csrfToken: String, _ l: Localizer) -> ProductFormView {
+        var form = ProductFormView(values: state.values)
         let currency = Currency(rawValue: state.values.currency) ?? .KRW
-        context.merge(FormIssues.templateFields(state.issues, l, currency: currency)) { _, new in new }
-        context["csrf_token"] = .string(csrfToken)
+        (form.summary, form.fieldErrors) = FormIssues.shown(state.issues, l, currency: currency)
+        form.csrfToken = csrfToken
         // A form shown again (errors, a conflict, kept images) holds typed input: leaving asks first.
-        context["kept_input"] = .bool(!state.issues.isEmpty || state.alert != nil || !state.conflict.isEmpty
-                                      || !(state.staged?.images.isEmpty ?? true))
-        context["alert"] = state.alert.map { .object(["message": .string($0)]) } ?? .null
-        context["mode_register"] = .bool(productID == nil)
-        context["back"] = state.back.map { .object(["url": .string($0)]) } ?? .null
-        context["mode_edit"] = .bool(productID != nil)
-        context["draft"] = productID == nil ? .object([
-            "id": state.draftID.map { .object(["value": .int($0)]) } ?? .null,
-            "label": .string(l("safety_draft_save")),
-        ]) : .null
-        // v1: a password per product, asked on register and edit; images replaceable on edit;
-        // whole-number money; no thumbnail choice (the API has none).
-        let v1 = configuration.api.dialect == .v1
-        context["v1"] = .bool(v1)
-        context["multipart"] = .bool(productID == nil || v1)
-        context["image_picker"] = .bool(productID == nil || v1)
-        context["images_required"] = .bool(productID == nil && (state.staged?.images.isEmpty ?? true))
-        context["thumbnail_choice"] = .bool(!v1)
-        context["password_autocomplete"] = .string(productID == nil ? "new-password" : "current-password")
-        context["password_hint"] = .string(l(productID == nil ? "form_password_hint_register" : "form_password_hint_edit"))
-        if v1, productID != nil {
-            context["images_hint"] = .string(l("form_images_replace_hint", [
-                "max": "\(ProductRules.imageCount.upperBound)", "size": "\(ProductRules.maxImageBytes / 1024) KB"]))
+        form.keptInput = !state.issues.isEmpty || state.alert != nil || !state.conflict.isEmpty
+            || !(state.staged?.images.isEmpty ?? true)
+        form.alert = state.alert.map(MessageView.init)
+        form.isRegister = productID == nil
+        form.back = state.back.map(LinkView.init)
+        if productID == nil {
+            form.draft = DraftButtonView(id: state.draftID.map { HiddenValueView(value: String($0)) },
+                                         label: l("safety_draft_save"))
         }
-        context["staged"] = Self.stagedContext(state.staged, l)
+        let v1 = configuration.api.dialect == .v1
+        form.isV1 = v1
+        form.imagesRequired = productID == nil && (state.staged?.images.isEmpty ?? true)
+        form.passwordHint = l(productID == nil ? "form_password_hint_register" : "form_password_hint_edit")
+        let nameLength = ProductRules.nameLength, descriptionLength = ProductRules.descriptionLength
+        form.nameHint = l("form_name_hint", ["min": "\(nameLength.lowerBound)", "max": "\(nameLength.upperBound)"])
+        form.descriptionHint = l("form_description_hint", ["min": "\(descriptionLength.lowerBound)",
+                                                           "max": l.number(descriptionLength.upperBound)])
+        form.imagesHint = v1 && productID != nil
+            ? l("form_images_replace_hint", ["max": "\(ProductRules.imageCount.upperBound)",
+                                             "size": "\(ProductRules.maxImageBytes / 1024) KB"])
+            : l("form_images_hint", ["min": "\(ProductRules.imageCount.lowerBound)", "max": "\(ProductRules.imageCount.upperBound)",
+                                     "size": "\(ProductRules.maxImageBytes / 1024) KB"])
+        form.staged = Self.stagedView(state.staged, l)
         if let productID {
-            context["action"] = .string("/products/\(productID)/edit")
-            context["submit_label"] = .string(l("edit_submit"))
-            context["cancel_url"] = .string(state.back ?? "/products/\(productID)")
-            context["product_id"] = .int(productID)
-            context["product_name"] = .string(DisplayBounds.name(state.product?.name ?? state.loaded?.name ?? state.values.name))
+            form.action = "/products/\(productID)/edit"
+            form.submitLabel = l("edit_submit")
+            form.cancelURL = state.back ?? "/products/\(productID)"
             let chosen = Int(state.values.thumbnailID)
             let images = (state.product?.images ?? []).prefix(DisplayBounds.images)
-            context["images"] = .list(images.enumerated().map { index, image in
-                .object([
-                    "id": .int(image.id),
-                    "src": presenter.imageSource(image.thumbnailURL),
-                    "number": .int(index + 1),
-                    "label": .string(l("form_image_number", ["number": String(index + 1)])),
-                    "checked": .bool(image.id == chosen),
-                    "first": .bool(index == 0),
-                ])
-            })
-            // Without the product's images (the API failed), keep the choice in a hidden field.
-            context["thumbnail_hidden"] = images.isEmpty && !state.values.thumbnailID.isEmpty
-                ? .object(["value": .string(state.values.thumbnailID)]) : .null
-            if let loaded = state.loaded {
-                context["loaded"] = .object([
-                    "name": .string(loaded.name), "description": .string(loaded.description),
-                    "price": .string(loaded.price), "currency": .string(loaded.currency),
-                    "discounted_price": .string(loaded.discountedPrice), "stock": .string(loaded.stock),
-                    "thumbnail_id": .string(loaded.thumbnailID),
-                ])
-            } else {
-                context["loaded"] = .null
+            form.images = images.enumerated().map { index, image in
+                ThumbnailChoiceView(id: image.id, src: presenter.media.panelPath(for: image.thumbnailURL),
+                                    label: l("form_image_number", ["number": String(index + 1)]),
+                                    checked: image.id == chosen, first: index == 0)
             }
-            context["conflict"] = state.conflict.isEmpty ? .null : .object([
-                "changes": .list(state.conflict.map {
-                    .object(["field": .string($0.field), "was": .string($0.was), "now": .string($0.now),
-                             "yours": .string($0.yours)])
-                }),
-                "reload_url": .string("/products/\(productID)/edit"),
-            ])
+            // Without the product's images (the API failed), keep the choice in a hidden field.
+            if images.isEmpty && !state.values.thumbnailID.isEmpty {
+                form.thumbnailHidden = HiddenValueView(value: state.values.thumbnailID)
+            }
+            form.loaded = state.loaded.map(LoadedValuesView.init)
+            if !state.conflict.isEmpty {
+                form.conflict = ConflictView(changes: state.conflict, reloadURL: "/products/\(productID)/edit")
+            }
         } else {
-            context["action"] = "/products"
-            context["submit_label"] = .string(l("register_submit"))
-            context["cancel_url"] = .string(state.back ?? "/products")
-            context["images"] = .null
-            context["conflict"] = .null
-            context["loaded"] = .null
+            form.action = "/products"
+            form.submitLabel = l("register_submit")
+            form.cancelURL = state.back ?? "/products"
         }
-        return context
+        return form
     }
 
     /// The images kept after an error (register, and edit in v1), with their remove boxes.
-    static func stagedContext(_ staged: (token: String, images: [StagedImage])?, _ l: Localizer) -> TemplateValue {
-        staged.flatMap { staged in
-            staged.images.isEmpty ? nil : .object([
-                "token": .string(staged.token),
-                "images": .list(staged.images.enumerated().map { index, image in
-                    .object([
-                        "id": .int(image.id),
-                        "src": .string("/uploads/\(staged.token)/\(image.id)"),
-                        "filename": .string(image.filename),
-                        "size_text": .string(Self.sizeText(image.size)),
-                        "index": .int(index),
-                        "earlier_label": .string(l("js_picker_earlier", ["file": image.filename])),
-                        "later_label": .string(l("js_picker_later", ["file": image.filename])),
-                        "position_label": .string(l("form_staged_position_of", ["file": image.filename])),
-                        "positions": .list(staged.images.indices.map { other in
-                            .object(["number": .int(other + 1), "selected": .bool(other == index)])
-                        }),
-                        "first": .bool(index == 0),
-                    ])
-                }),
-            ])
-        } ?? .null
+    static func stagedView(_ staged: (token: String, images: [StagedImage])?, _ l: Localizer) -> StagedImagesView? {
+        guard let staged, !staged.images.isEmpty else { return nil }
+        return StagedImagesView(token: staged.token, images: staged.images.enumerated().map { index, image in
+            StagedImageView(id: image.id, src: "/uploads/\(staged.token)/\(image.id)", filename: image.filename,
+                            sizeText: Self.sizeText(image.size),
+                            earlierLabel: l("js_picker_earlier", ["file": image.filename]),
+                            laterLabel: l("js_picker_later", ["file": image.filename]),
+                            positionLabel: l("form_staged_position_of", ["file": image.filename]),
+                            positions: staged.images.indices.map { PositionOptionView(number: $0 + 1, selected: $0 == index) },
+                            first: index == 0)
+        })
     }
 
     static func sizeText(_ bytes: Int) -> String {

@@ -1,5 +1,4 @@
 import Foundation
-import HTMLTemplates
 import OpenMarketCore
 
 /// The product form's fields exactly as typed (strings), so a form that comes back with errors
@@ -121,37 +120,6 @@ struct ProductFormValues: Sendable, Equatable {
     static func example(_ currency: String) -> String {
         currency == Currency.USD.rawValue ? "12.50" : "12,000"
     }
-
-    /// Template fields: each value, the currency choice, and the rule numbers for hints/constraints.
-    func templateFields(_ l: Localizer) -> [String: TemplateValue] {
-        let nameLength = ProductRules.nameLength, descriptionLength = ProductRules.descriptionLength
-        return [
-            "name": .string(name),
-            "description": .string(description),
-            "price": .string(price),
-            "discounted_price": .string(discountedPrice),
-            "stock": .string(stock),
-            "currency_krw": .bool(currency != Currency.USD.rawValue),
-            "currency_usd": .bool(currency == Currency.USD.rawValue),
-            "price_example": .string(Self.example(currency)),
-            "name_min": .int(ProductRules.nameLength.lowerBound),
-            "name_max": .int(ProductRules.nameLength.upperBound),
-            "description_min": .int(ProductRules.descriptionLength.lowerBound),
-            "description_max": .int(ProductRules.descriptionLength.upperBound),
-            "images_min": .int(ProductRules.imageCount.lowerBound),
-            "images_max": .int(ProductRules.imageCount.upperBound),
-            "image_max_bytes": .int(ProductRules.maxImageBytes),
-            "image_max_side": .int(ProductRules.maxImageSide),
-            "image_max_pixels": .int(ProductRules.maxImagePixels),
-            "image_max_text": .string("\(ProductRules.maxImageBytes / 1024) KB"),
-            "name_hint": .string(l("form_name_hint", ["min": "\(nameLength.lowerBound)", "max": "\(nameLength.upperBound)"])),
-            "description_hint": .string(l("form_description_hint", ["min": "\(descriptionLength.lowerBound)",
-                                                                    "max": l.number(descriptionLength.upperBound)])),
-            "images_hint": .string(l("form_images_hint", [
-                "min": "\(ProductRules.imageCount.lowerBound)", "max": "\(ProductRules.imageCount.upperBound)",
-                "size": "\(ProductRules.maxImageBytes / 1024) KB"])),
-        ]
-    }
 }
 
 /// Field issues as the form shows them: one message per field next to it (the first), and a
@@ -159,24 +127,22 @@ struct ProductFormValues: Sendable, Equatable {
 enum FormIssues {
     static let fieldOrder = ["name", "description", "currency", "price", "discounted_price", "stock", "images", "thumbnail_id", "password"]
 
-    static func templateFields(_ issues: [FieldIssue], _ l: Localizer, currency: Currency) -> [String: TemplateValue] {
-        guard !issues.isEmpty else { return ["summary": .null] }
-        var fields: [String: TemplateValue] = [:]
+    /// The summary (nil without issues) and each known field's messages, joined.
+    static func shown(_ issues: [FieldIssue], _ l: Localizer, currency: Currency)
+        -> (summary: FormIssueSummaryView?, fieldErrors: [String: String]) {
+        guard !issues.isEmpty else { return (nil, [:]) }
         var byField: [String: [String]] = [:]
         for issue in issues { byField[issue.field, default: []].append(l.issue(issue, currency: currency)) }
+        var fieldErrors: [String: String] = [:]
         for (field, messages) in byField where fieldOrder.contains(field) {
-            fields[field + "_error"] = .object(["message": .string(messages.joined(separator: " "))])
+            fieldErrors[field] = messages.joined(separator: " ")
         }
         let ordered = issues.sorted { rank($0.field) < rank($1.field) }
-        let items: [TemplateValue] = ordered.map { issue in
-            .object([
-                "field_id": .string(fieldOrder.contains(issue.field) ? issue.field : "content"),
-                "message": .string(l.issue(issue, currency: currency)),
-            ])
+        let items = ordered.map { issue in
+            FormIssueLinkView(fieldID: fieldOrder.contains(issue.field) ? issue.field : "content",
+                              message: l.issue(issue, currency: currency))
         }
-        let heading = l.plural("form_problems", count: issues.count)
-        fields["summary"] = .object(["heading": .string(heading), "items": .list(items)])
-        return fields
+        return (FormIssueSummaryView(heading: l.plural("form_problems", count: issues.count), items: items), fieldErrors)
     }
 
     private static func rank(_ field: String) -> Int {

@@ -1,5 +1,4 @@
 import Foundation
-import HTMLTemplates
 import HTTPServer
 import OpenMarketCore
 
