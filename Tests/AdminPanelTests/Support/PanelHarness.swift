@@ -18,8 +18,9 @@ final class PanelHarness: @unchecked Sendable {
     /// What the panel was started with (to start another one on the same DATA, as after a restart).
     var panelConfiguration: PanelConfiguration!
 
+    /// The repository's root: this file is Tests/AdminPanelTests/Support/PanelHarness.swift.
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
 
     struct Options {
         var seed = 0
