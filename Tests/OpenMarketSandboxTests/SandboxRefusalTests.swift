@@ -2,6 +2,7 @@ import Foundation
 import OpenMarketCore
 import Testing
 @testable import OpenMarketSandbox
+import TestSupport
 
 /// Bad input on purpose: each refusal has its documented status, the JSON error body with a
 /// message naming the field, and leaves the store as it was.

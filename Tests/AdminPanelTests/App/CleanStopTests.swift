@@ -87,10 +87,10 @@ import Glibc
         defer { try? FileManager.default.removeItem(at: data) }
         let started = try await offPool { try ExecutableTests.start(data: data, error: .pipe) }
         let answered = try await offPool { () throws -> Int in
-            let connection = try KeepAliveClient(port: started.port)
+            let connection = try RawHTTPClient.connectNow(port: started.port)
             var count = 0
             for batch in 0..<30 {
-                count += try connection.pipeline((0..<100).map { "/static/missing-\(batch)-\($0).css" }).count
+                count += try connection.pipelineNow((0..<100).map { "/static/missing-\(batch)-\($0).css" }).count
             }
             return count
         }

@@ -22,40 +22,6 @@ import Glibc
         return found.sorted()
     }
 
-    /// Opens a connection and sends `bytes` of a request, then leaves it open (the caller closes).
-    static func sendPart(port: Int, _ bytes: [UInt8]) throws -> Int32 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw ExecutableTests.Failure(description: "socket failed") }
-        var timeout = timeval(tv_sec: 30, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { close(fd); throw ExecutableTests.Failure(description: "connect failed") }
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            guard n > 0 else { close(fd); throw ExecutableTests.Failure(description: "send failed after \(offset) bytes") }
-            offset += n
-        }
-        return fd
-    }
-
-    /// Waits (polling, up to 60 s) until `condition` holds.
-    static func waitFor(_ what: String, _ condition: @escaping @Sendable () -> Bool) async throws {
-        try await offPool {
-            let deadline = Date().addingTimeInterval(60)
-            while !condition() {
-                guard Date() < deadline else { throw ExecutableTests.Failure(description: "timed out waiting for \(what)") }
-                usleep(20_000)
-            }
-        }
-    }
-
     @Test func killDuringTenMiBUploadThenRestartLeavesNothing() async throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("crash-hygiene-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }
@@ -83,17 +49,20 @@ import Glibc
             + "Content-Length: \(head.utf8.count + fileSize + tail.utf8.count)\r\n\r\n"
         let sent = Array(requestHead.utf8) + Array(head.utf8) + Array(TestImages.largePNG(size: 6 << 20))
         let port = first.port
-        let socket = try await offPool { try Self.sendPart(port: port, sent) }
-        defer { close(socket) }
+        // Part of the request, on a connection left open until the panel is killed.
+        let connection = try await RawHTTPClient.connect(port: port, timeoutSeconds: 30)
+        try await connection.send(sent)
         let spooling = uploads
-        try await Self.waitFor("a spooled upload of 3 MiB or more") {
+        let spooled = await eventually(seconds: 60) {
             Self.files(under: spooling).contains { name in
                 name.contains("/spool/") && ((try? FileManager.default.attributesOfItem(
                     atPath: spooling.appendingPathComponent(name).path)[.size] as? Int) ?? 0) >= 3 << 20
             }
         }
+        try #require(spooled, "a spooled upload of 3 MiB or more")
         first.child.signal(SIGKILL)
         _ = try await offPool { first.child.wait() }
+        withExtendedLifetime(connection) {}   // open until the kill: the upload was cut off, not ended
         let left = Self.files(under: uploads)
         #expect(left.contains { $0.contains("/spool/httpserver-upload-") }, "the killed panel left its spool file: \(left)")
         #expect(left.contains { $0.contains("/staging/") }, "and its staged image: \(left)")

@@ -60,7 +60,7 @@ import OpenMarketSandbox
         }
     }
 
-    static func rows(_ page: TestResponse) -> [Int: String] {
+    static func rows(_ page: RawResponse) -> [Int: String] {
         var result: [Int: String] = [:]
         for part in page.text.components(separatedBy: "data-bulk-result=\"").dropFirst() {
             guard let id = Int(part.prefix { $0.isNumber }),

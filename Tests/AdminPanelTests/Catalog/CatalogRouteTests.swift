@@ -7,7 +7,7 @@ import OpenMarketCore
 
 /// The catalog views end to end: a real sandbox, a real panel, changes made straight on the API.
 @Suite(.awaitsTeardown) struct CatalogRouteTests {
-    static func ids(_ page: TestResponse) -> [Int] {
+    static func ids(_ page: RawResponse) -> [Int] {
         page.text.components(separatedBy: "data-product-id=\"").dropFirst().compactMap { Int($0.prefix { $0.isNumber }) }
     }
 

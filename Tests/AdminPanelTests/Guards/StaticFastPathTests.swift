@@ -7,7 +7,7 @@ import TestSupport
 /// middlewares would give — every security header, in the same order — and the unusual cases
 /// must still get the panel's own answers.
 @Suite(.awaitsTeardown) struct StaticFastPathTests {
-    static func withoutDate(_ response: TestResponse) -> [String] {
+    static func withoutDate(_ response: RawResponse) -> [String] {
         response.headers.filter { $0.0 != "Date" }.map { "\($0.0): \($0.1)" }
     }
 

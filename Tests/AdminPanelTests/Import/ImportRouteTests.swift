@@ -25,14 +25,14 @@ import Testing
         return harness
     }
 
-    static func preview(_ harness: PanelHarness, csv: Data, photos: [TestBrowser.FilePart] = []) async throws -> TestResponse {
+    static func preview(_ harness: PanelHarness, csv: Data, photos: [TestBrowser.FilePart] = []) async throws -> RawResponse {
         let token = try await harness.csrfToken(from: "/products/import")
         return try await harness.browser.postMultipart("/products/import", fields: [("csrf_token", token)],
             files: [.init(name: "file", filename: "products.csv", type: "text/csv", data: csv)] + photos)
     }
 
     /// The apply form's action on a preview or result page.
-    static func applyAction(_ page: TestResponse) throws -> String {
+    static func applyAction(_ page: RawResponse) throws -> String {
         let text = page.text
         let form = try #require(text.range(of: "data-import-apply"))
         let before = text[..<form.lowerBound]
@@ -40,7 +40,7 @@ import Testing
         return String(text[action.upperBound...].prefix { $0 != "\"" })
     }
 
-    static func apply(_ harness: PanelHarness, _ page: TestResponse) async throws -> TestResponse {
+    static func apply(_ harness: PanelHarness, _ page: RawResponse) async throws -> RawResponse {
         let token = try await harness.csrfToken(from: "/products/import")
         let answer = try await harness.browser.post(try applyAction(page), form: [("csrf_token", token)])
         #expect(answer.status == 303)

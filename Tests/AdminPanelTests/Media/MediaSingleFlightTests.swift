@@ -42,7 +42,7 @@ actor Gate {
         Teardown.add { await harness.stop() }
 
         let readers = 8
-        let answers = try await withThrowingTaskGroup(of: TestResponse.self) { group in
+        let answers = try await withThrowingTaskGroup(of: RawResponse.self) { group in
             for _ in 0..<readers { group.addTask { try await harness.browser.get("/media/_o1/bucket/a.png") } }
             // Hold the upstream answer until every reader is waiting on the one fetch (or 10 s
             // passed: then single-flight is broken and the counts below say so).

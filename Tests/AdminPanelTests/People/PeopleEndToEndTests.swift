@@ -28,7 +28,7 @@ import OpenMarketCore
                     let anonymous = TestBrowser(port: port)
                     for index in 0..<Self.floodPerWorker {
                         anonymous.setCookie("om_form", nil)
-                        let response: TestResponse?
+                        let response: RawResponse?
                         switch (worker + index) % 4 {
                         case 0: response = try? await anonymous.get("/login")
                         case 1: response = try? await anonymous.get("/products/new")

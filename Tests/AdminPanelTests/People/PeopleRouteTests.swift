@@ -96,7 +96,7 @@ import HTTPServer
         let unknown = try await harness.signIn(guesser, name: "nobody", password: "wrong-password")
         let wrong = try await harness.signIn(guesser, name: "boss", password: "wrong-password")
         #expect(unknown.status == 403 && wrong.status == 403)
-        func alert(_ page: TestResponse) -> String? {
+        func alert(_ page: RawResponse) -> String? {
             page.text.range(of: "role=\"alert\"").map { String(page.text[$0.upperBound...].prefix(80)) }
         }
         #expect(alert(unknown) == alert(wrong))

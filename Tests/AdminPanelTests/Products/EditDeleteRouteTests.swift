@@ -6,7 +6,7 @@ import OpenMarketSandbox
 @testable import AdminPanel
 
 @Suite(.awaitsTeardown) struct EditRouteTests {
-    static func editFields(from form: TestResponse, overriding changes: [String: String]) -> [(String, String)] {
+    static func editFields(from form: RawResponse, overriding changes: [String: String]) -> [(String, String)] {
         let names = ["csrf_token", "name", "price", "discounted_price", "stock",
                      "loaded_name", "loaded_description", "loaded_price", "loaded_currency", "loaded_discounted_price",
                      "loaded_stock", "loaded_thumbnail_id"]

@@ -45,7 +45,7 @@ import Glibc
         }
     }
 
-    static func schedule(_ panel: Panel, product: Int, start: Date, end: Date) async throws -> TestResponse {
+    static func schedule(_ panel: Panel, product: Int, start: Date, end: Date) async throws -> RawResponse {
         let form = try await panel.browser.get("/products/\(product)")
         let token = try #require(form.inputValue("csrf_token"))
         return try await panel.browser.post("/products/\(product)/sales", form: [

@@ -13,7 +13,7 @@ import TestSupport
     }
 
     static func schedule(_ harness: PanelHarness, product: Int, discount: String, from start: TimeInterval,
-                         to end: TimeInterval, token: String? = nil) async throws -> TestResponse {
+                         to end: TimeInterval, token: String? = nil) async throws -> RawResponse {
         let csrf: String
         if let token { csrf = token } else { csrf = try await harness.csrfToken(from: "/products/\(product)") }
         return try await harness.browser.post("/products/\(product)/sales", form: [

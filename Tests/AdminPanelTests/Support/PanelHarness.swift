@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import HTTPServer
 import OpenMarketCore
 import OpenMarketSandbox
@@ -134,44 +135,6 @@ final class PanelHarness: @unchecked Sendable {
             throw TestClientFailure(description: "no csrf_token on \(path) (status \(page.status))")
         }
         return token
-    }
-}
-
-/// A tiny API stand-in that answers every request the same way (500, garbage, or slowly).
-final class StubAPI: @unchecked Sendable {
-    let server: HTTPServer
-    let port: Int
-
-    init(_ answer: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse) throws {
-        var router = Router()
-        router.notFoundHandler = answer
-        var configuration = ServerConfiguration(host: "127.0.0.1", port: 0)
-        configuration.accessLog = nil
-        server = HTTPServer(configuration: configuration, router: router)
-        port = try server.start()
-    }
-
-    var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
-
-    func stop() async { await server.shutdown(deadline: .seconds(1)) }
-
-    /// A loopback port nobody listens on. The socket stays bound (never listening) for the rest
-    /// of the test process: connections to it are refused, and no other test's server can be
-    /// given the same port meanwhile (a closed one was, and this test then got its 404s).
-    static func closedPort() async throws -> URL {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw POSIXError(.EMFILE) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        guard bound else { close(fd); throw POSIXError(.EADDRINUSE) }
-        return URL(string: "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))")!
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 @testable import AdminPanel
 
 /// Sign-in flows the people tests share: setup, invitations, signing in.
@@ -48,7 +49,7 @@ extension PanelHarness {
 
     /// Signs `other` in; answers the POST's response.
     @discardableResult
-    func signIn(_ other: TestBrowser, name: String, password: String) async throws -> TestResponse {
+    func signIn(_ other: TestBrowser, name: String, password: String) async throws -> RawResponse {
         let page = try await other.get("/login")
         let token = page.inputValue("csrf_token") ?? ""
         return try await other.post("/login", form: [("csrf_token", token), ("name", name), ("password", password),

@@ -146,7 +146,7 @@ import OpenMarketSandbox
         return out
     }
 
-    static func delete(_ harness: PanelHarness, _ id: Int, browser: TestBrowser? = nil) async throws -> TestResponse {
+    static func delete(_ harness: PanelHarness, _ id: Int, browser: TestBrowser? = nil) async throws -> RawResponse {
         let browser = browser ?? harness.browser
         let prompt = try await browser.get("/products/\(id)/delete")
         let token = try #require(prompt.inputValue("csrf_token"))
@@ -242,7 +242,7 @@ import OpenMarketSandbox
         #expect(left.isEmpty, "files left: \(left)")
     }
 
-    static func revertForms(_ page: TestResponse) -> [String] {
+    static func revertForms(_ page: RawResponse) -> [String] {
         page.text.components(separatedBy: "data-revert").dropLast().compactMap { chunk in
             guard let range = chunk.range(of: "action=\"", options: .backwards) else { return nil }
             return String(chunk[range.upperBound...].prefix { $0 != "\"" })

@@ -14,11 +14,11 @@ import Glibc
 @Suite(.awaitsTeardown) struct HTTPSUpstreamTests {
     /// A panel whose API is the sandbox behind TLS (`certificate` trusted unless `trusted` is false).
     static func start(certificate: SelfSignedTestCertificate? = nil, trusted: Bool = true,
-                      timeout: TimeInterval = 60) async throws -> (PanelHarness, TLSUpstream) {
+                      timeout: TimeInterval = 60) async throws -> (PanelHarness, StubAPI) {
         let certificate = try certificate ?? SelfSignedTestCertificate.make()
         let front = FrontBox()
         let harness = try await PanelHarness.start(.init(timeout: timeout, frontOfSandbox: { sandbox in
-            let upstream = try TLSUpstream.proxying(to: sandbox, certificate: certificate)
+            let upstream = try StubAPI.proxying(to: sandbox, certificate: certificate)
             front.upstream = upstream
             return upstream.url
         }, apiCertificateFile: trusted ? certificate.certificateFile : nil))
@@ -26,6 +26,7 @@ import Glibc
         Teardown.add {
             await harness.stop()
             await upstream.stop()
+            certificate.remove()
         }
         return (harness, upstream)
     }
@@ -84,12 +85,13 @@ import Glibc
         }
         let certificate = try SelfSignedTestCertificate.make()
         let status = PortBox()
-        let redirecting = try TLSUpstream(certificate: certificate) { request in
+        let redirecting = try StubAPI(tls: certificate) { request in
             HTTPResponse(status: status.value, headers: HTTPHeaders([("Location", "\(other.url.absoluteString)/stolen\(request.target)")]))
         }
         Teardown.add {
             await redirecting.stop()
             await other.stop()
+            certificate.remove()
         }
         let harness = try await PanelHarness.start(.init(api: redirecting.url, timeout: 20, mediaOrigins: [redirecting.url],
                                                          apiCertificateFile: certificate.certificateFile))
@@ -155,7 +157,7 @@ import Glibc
     @Test func anAnswerOverTheCapIsA502WithinTheTimeout() async throws {
         let certificate = try SelfSignedTestCertificate.make()
         let declared = PortBox()   // 0: streamed (no length given), 1: declared
-        let huge = try TLSUpstream(certificate: certificate) { _ in
+        let huge = try StubAPI(tls: certificate) { _ in
             if declared.value == 1 {
                 return HTTPResponse(body: .data(Data(repeating: 0x5B, count: 30 << 20)))
             }
@@ -165,7 +167,10 @@ import Glibc
                 continuation.finish()
             }))
         }
-        Teardown.add { await huge.stop() }
+        Teardown.add {
+            await huge.stop()
+            certificate.remove()
+        }
         let timeout: TimeInterval = 20
         let harness = try await PanelHarness.start(.init(api: huge.url, timeout: timeout, apiCertificateFile: certificate.certificateFile))
         Teardown.add { await harness.stop() }
@@ -184,8 +189,8 @@ import Glibc
 /// The TLS listener made inside `PanelHarness.start`, handed back to the test.
 final class FrontBox: @unchecked Sendable {
     private let lock = NSLock()
-    private var stored: TLSUpstream?
-    var upstream: TLSUpstream? {
+    private var stored: StubAPI?
+    var upstream: StubAPI? {
         get { lock.withLock { stored } }
         set { lock.withLock { stored = newValue } }
     }
@@ -201,15 +206,16 @@ final class FrontBox: @unchecked Sendable {
         sandboxConfiguration.logRequests = false
         let sandbox = try Sandbox(configuration: sandboxConfiguration)
         _ = try sandbox.start()
-        let upstream = try TLSUpstream.proxying(to: sandbox.baseURL)
+        let upstream = try StubAPI.proxying(to: sandbox.baseURL)
         Teardown.add {
             await upstream.stop()
+            upstream.certificate?.remove()
             await sandbox.shutdown()
             try? FileManager.default.removeItem(at: data)
         }
         let vendor = sandbox.demoVendor
         let environment = ["OPENMARKET_IDENTIFIER": vendor.identifier, "OPENMARKET_SECRET": vendor.secret,
-                           "OPENMARKET_API_CA": upstream.certificate.certificateFile]
+                           "OPENMARKET_API_CA": try #require(upstream.certificate).certificateFile]
         let panel = try await offPool {
             try ExecutableTests.start(data: data.appendingPathComponent("panel"),
                                       extra: ["--api", upstream.url.absoluteString, "--vendor-id", "\(vendor.id)"],

@@ -24,7 +24,7 @@ import OpenMarketCore
 
     /// One request, its status and time checked.
     static func visit(_ harness: PanelHarness, _ label: String, _ visits: Visits,
-                      _ send: () async throws -> TestResponse) async throws -> TestResponse {
+                      _ send: () async throws -> RawResponse) async throws -> RawResponse {
         let started = ContinuousClock.now
         let response = try await send()
         let elapsed = ContinuousClock.now - started

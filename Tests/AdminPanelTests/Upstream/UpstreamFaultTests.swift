@@ -41,7 +41,7 @@ import Glibc
         let upstream = try FaultyUpstream(backendPort: sandbox.baseURL.port!, slowHold: 10 * Self.upstreamTimeout)
         // The stand-in passes the panel's Host on (image links name it), so the sandbox must answer to it.
         sandbox.allowHost("127.0.0.1:\(upstream.port)")
-        Teardown.add { upstream.stop() }
+        Teardown.add { await upstream.stop() }
 
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
         let panel = try await offPool {

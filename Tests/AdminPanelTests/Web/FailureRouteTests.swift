@@ -7,7 +7,7 @@ import OpenMarketCore
 
 @Suite(.awaitsTeardown) struct FailureRouteTests {
     @Test func apiDownGivesA502PageWithRetryAndTheFormKeepsInput() async throws {
-        let harness = try await PanelHarness.start(.init(api: try await StubAPI.closedPort(), timeout: 5))
+        let harness = try await PanelHarness.start(.init(api: try StubAPI.closedPort(), timeout: 5))
         Teardown.add { await harness.stop() }
         let list = try await harness.browser.get("/products?page=2&q=cup")
         #expect(list.status == 502)
@@ -117,7 +117,7 @@ import OpenMarketCore
         let harness = try await PanelHarness.start(.init(seed: 3))
         Teardown.add { await harness.stop() }
         let product = try await harness.makeProduct()
-        var pages: [TestResponse] = []
+        var pages: [RawResponse] = []
         for path in ["/products", "/products?view=grid", "/products/new", "/products/\(product.id)",
                      "/products/\(product.id)/edit", "/products/\(product.id)/delete", "/healthz", "/nope"] {
             pages.append(try await harness.browser.get(path))

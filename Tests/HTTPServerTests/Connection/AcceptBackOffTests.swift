@@ -72,7 +72,7 @@ private final class BackOffChild: Sendable {
     let port: Int
 
     init() throws {
-        guard let path = realpath("/proc/self/exe", nil) else { throw RawClient.Failure(description: "no /proc/self/exe") }
+        guard let path = realpath("/proc/self/exe", nil) else { throw RawHTTPClient.Failure(description: "no /proc/self/exe") }
         defer { free(path) }
         var environment = ProcessInfo.processInfo.environment
         environment[AcceptBackOffTests.childVariable] = "1"
@@ -100,7 +100,7 @@ private final class BackOffChild: Sendable {
     }
 }
 
-/// A blocking loopback client whose reads wait a bounded time (RawClient's wait for an answer).
+/// A blocking loopback client whose reads wait a bounded time (RawHTTPClient's wait for an answer).
 private final class LoopbackClient {
     let fd: Int32
     private(set) var peerClosed = false
@@ -116,14 +116,14 @@ private final class LoopbackClient {
         }
         guard fd >= 0, rc == 0 else {
             if fd >= 0 { Glibc.close(fd) }
-            throw RawClient.Failure(description: "cannot connect to port \(port)")
+            throw RawHTTPClient.Failure(description: "cannot connect to port \(port)")
         }
     }
 
     func send(_ text: String) throws {
         let bytes = Array(text.utf8)
         guard Glibc.send(fd, bytes, bytes.count, Int32(MSG_NOSIGNAL)) == bytes.count else {
-            throw RawClient.Failure(description: "send failed")
+            throw RawHTTPClient.Failure(description: "send failed")
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import HTTPServer
 
 /// Behaves like a TLS transport without the cryptography: it keeps what it accepted in a buffer
@@ -44,19 +45,6 @@ final class BufferingTransport: ConnectionTransport {
     func close() { Glibc.close(fd) }
 }
 
-func withTransportServer(_ router: Router, limits: ServerLimits = ServerLimits(),
-                         factory: @escaping ConnectionTransportFactory,
-                         _ body: (HTTPServer, Int) async throws -> Void) async throws {
-    let server = HTTPServer(configuration: ServerConfiguration(port: 0, limits: limits, accessLog: nil,
-                                                               transportFactory: factory), router: router)
-    let port = try server.start()
-    do { try await body(server, port) } catch {
-        await server.shutdown(deadline: .seconds(1))
-        throw error
-    }
-    await server.shutdown(deadline: .seconds(1))
-}
-
 @Suite(.serialized) struct ConnectionTransportTests {
     @Test func requestsAndFilesGoThroughABufferingTransport() async throws {
         let path = NSTemporaryDirectory() + "/transport-file-\(UUID().uuidString)"
@@ -71,8 +59,8 @@ func withTransportServer(_ router: Router, limits: ServerLimits = ServerLimits()
                 c.finish()
             }))
         }
-        try await withTransportServer(router, factory: { BufferingTransport(fd: $0) }) { _, port in
-            let client = try await RawClient.connect(port: port)
+        try await withServer(router, transport: { BufferingTransport(fd: $0) }) { _, port in
+            let client = try await RawHTTPClient.connect(port: port)
             try await client.send("GET /file HTTP/1.1\r\nHost: x\r\n\r\n")
             let file = try await client.readResponse()
             #expect(file.status == 200)
@@ -88,9 +76,9 @@ func withTransportServer(_ router: Router, limits: ServerLimits = ServerLimits()
     @Test func aStalledHandshakeHitsTheHeaderDeadline() async throws {
         var limits = shortDeadlines()
         limits.idleTimeout = .seconds(60)   // so only the header deadline can close it in time
-        try await withTransportServer(echoRouter(), limits: limits,
-                                      factory: { BufferingTransport(fd: $0, handshakeNeverEnds: true) }) { server, port in
-            let client = try await RawClient.connect(port: port)
+        try await withServer(echoRouter(), limits: limits,
+                             transport: { BufferingTransport(fd: $0, handshakeNeverEnds: true) }) { server, port in
+            let client = try await RawHTTPClient.connect(port: port)
             try await client.send("GET /hello/x HTTP/1.1\r\nHost: x\r\n\r\n")   // swallowed: never a request
             #expect(await eventually { server.openConnections == 1 })
             #expect(await client.readsEOF())   // closed at the header deadline, not the idle one
@@ -100,8 +88,8 @@ func withTransportServer(_ router: Router, limits: ServerLimits = ServerLimits()
 
     @Test func aFailingFactoryClosesTheSocket() async throws {
         struct Refused: Error {}
-        try await withTransportServer(echoRouter(), factory: { _ in throw Refused() }) { server, port in
-            let client = try await RawClient.connect(port: port)
+        try await withServer(echoRouter(), transport: { _ in throw Refused() }) { server, port in
+            let client = try await RawHTTPClient.connect(port: port)
             #expect(await client.readsEOF())
             #expect(await eventually { server.openConnections == 0 })
         }

@@ -1,21 +1,8 @@
 import Foundation
 import HTTPClient
 import Testing
+import TestSupport
 @testable import HTTPServer
-
-/// Starts a server on an ephemeral loopback port for one test.
-func withServer(_ router: Router, limits: ServerLimits = ServerLimits(), handlersOnLoops: Bool = false,
-                _ body: (HTTPServer, Int) async throws -> Void) async throws {
-    var configuration = ServerConfiguration(port: 0, limits: limits, accessLog: nil, runHandlersOnEventLoops: handlersOnLoops)
-    if Wire.current == .tls { configuration.transportFactory = TLSTransport.factory(context: TestCertificate.serverContext) }
-    let server = HTTPServer(configuration: configuration, router: router)
-    let port = try server.start()
-    do { try await body(server, port) } catch {
-        await server.shutdown(deadline: .seconds(1))
-        throw error
-    }
-    await server.shutdown(deadline: .seconds(1))
-}
 
 /// `/json` answers a small JSON body; `/stream` a body of unknown length (100,011 bytes).
 func streamRouter() -> Router {
@@ -46,7 +33,7 @@ func echoRouter() -> Router {
 @Suite(.serialized) struct ServerEndToEndTests {
     @Test func keepAliveServesSeveralRequestsOnOneConnection() async throws {
         try await withServer(echoRouter()) { _, port in
-            let client = try await RawClient.connect(port: port)
+            let client = try await RawHTTPClient.connect(port: port)
             for name in ["a", "b", "c"] {
                 try await client.send("GET /hello/\(name) HTTP/1.1\r\nHost: x\r\n\r\n")
                 let response = try await client.readResponse()
@@ -76,7 +63,7 @@ func echoRouter() -> Router {
         }
         router.get("/folder") { _ in HTTPResponse(body: .file(path: folder)) }
         try await withServer(router) { _, port in
-            let client = try await RawClient.connect(port: port)
+            let client = try await RawHTTPClient.connect(port: port)
             try await client.send("GET /thumb HTTP/1.1\r\nHost: x\r\n\r\n")
             let gone = try await client.readResponse()
             #expect(gone.status == 404)
@@ -90,7 +77,7 @@ func echoRouter() -> Router {
 
     @Test func pipelinedRequestsAreAnsweredInOrder() async throws {
         try await withServer(echoRouter()) { _, port in
-            let client = try await RawClient.connect(port: port)
+            let client = try await RawHTTPClient.connect(port: port)
             try await client.send("GET /hello/1 HTTP/1.1\r\nHost: x\r\n\r\n"
                 + "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nabcde"
                 + "GET /hello/3 HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -102,7 +89,7 @@ func echoRouter() -> Router {
 
     @Test func chunkedBodyAndForm() async throws {
         try await withServer(echoRouter()) { _, port in
-            let client = try await RawClient.connect(port: port)
+            let client = try await RawHTTPClient.connect(port: port)
             try await client.send("POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n")
             #expect(try await client.readResponse().text == "abcde")
             let form = "a=x+y%21&b=1&b=2"
@@ -114,7 +101,7 @@ func echoRouter() -> Router {
 
     @Test func bodyOverRouteLimitGets413AndClose() async throws {
         try await withServer(echoRouter()) { _, port in
-            let client = try await RawClient.connect(port: port)
+            let client = try await RawHTTPClient.connect(port: port)
             try await client.send("POST /small HTTP/1.1\r\nHost: x\r\nContent-Length: 11\r\n\r\n")
             let response = try await client.readResponse()
             #expect(response.status == 413)
@@ -139,7 +126,7 @@ func echoRouter() -> Router {
             .json(Data(#"{"code":413,"route":"\#(request.routeTemplate ?? "-")","body":\#(try await request.body.collect().count)}"#.utf8), status: 400)
         }
         try await withServer(router) { _, port in
-            let client = try await RawClient.connect(port: port)
+            let client = try await RawHTTPClient.connect(port: port)
             // Expect: 100-continue must not invite the body either.
             try await client.send("POST /upload HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 5000000\r\n\r\n")
             let response = try await client.readResponse()
@@ -151,10 +138,10 @@ func echoRouter() -> Router {
             #expect(await client.readsEOF())
 
             // Unknown paths keep the server's own plain 413; a body within the limit is served.
-            let other = try await RawClient.connect(port: port)
+            let other = try await RawHTTPClient.connect(port: port)
             try await other.send("POST /nowhere HTTP/1.1\r\nHost: x\r\nContent-Length: 5000000\r\n\r\n")
             #expect(try await other.readResponse().status == 413)
-            let fine = try await RawClient.connect(port: port)
+            let fine = try await RawHTTPClient.connect(port: port)
             try await fine.send("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc")
             #expect(try await fine.readResponse().text == "stored")
         }
@@ -173,7 +160,7 @@ func echoRouter() -> Router {
                 return .json(upstream.body)
             }
             try await withServer(router, handlersOnLoops: true) { _, port in
-                let raw = try await RawClient.connect(port: port)
+                let raw = try await RawHTTPClient.connect(port: port)
                 try await raw.send("GET /proxy HTTP/1.1\r\nHost: x\r\n\r\n"
                     + "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n"
                     + "GET /hello/z HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -186,7 +173,7 @@ func echoRouter() -> Router {
 
     @Test func streamedResponsesAreChunkedOrCloseDelimited() async throws {
         try await withServer(streamRouter()) { _, port in
-            let client = try await RawClient.connect(port: port)
+            let client = try await RawHTTPClient.connect(port: port)
             try await client.send("GET /stream HTTP/1.1\r\nHost: x\r\n\r\n")
             let chunked = try await client.readResponse()
             #expect(chunked.header("Transfer-Encoding") == "chunked" && chunked.body.count == 100_011)
@@ -196,7 +183,7 @@ func echoRouter() -> Router {
             try await client.send("GET /json HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(try await client.readResponse().text == "{\"ok\":true}")   // still in step after HEAD
 
-            let old = try await RawClient.connect(port: port)
+            let old = try await RawHTTPClient.connect(port: port)
             try await old.send("GET /stream HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
             let delimited = try await old.readResponse()
             #expect(delimited.header("Connection") == "close" && delimited.header("Transfer-Encoding") == nil)
@@ -206,7 +193,7 @@ func echoRouter() -> Router {
 
     @Test func http10ClosesUnlessKeepAlive() async throws {
         try await withServer(echoRouter()) { _, port in
-            let client = try await RawClient.connect(port: port)
+            let client = try await RawHTTPClient.connect(port: port)
             try await client.send("GET /hello/x HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
             let first = try await client.readResponse()
             #expect(first.header("Connection") == "keep-alive")
@@ -240,7 +227,7 @@ func echoRouter() -> Router {
         var expected: UInt64 = 0
         for byte in payload { expected = expected &* 31 &+ UInt64(byte) }
         try await withServer(router) { _, port in
-            let client = try await RawClient.connect(port: port)
+            let client = try await RawHTTPClient.connect(port: port)
             try await client.send("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: \(payload.count)\r\n\r\n")
             try await client.send(payload)
             #expect(try await client.readResponse().text == "\(payload.count) \(expected)")
@@ -267,7 +254,7 @@ func echoRouter() -> Router {
         b.file("images", filename: "", [])
         b.close()
         try await withServer(router) { _, port in
-            let client = try await RawClient.connect(port: port)
+            let client = try await RawHTTPClient.connect(port: port)
             try await client.send("POST /products HTTP/1.1\r\nHost: x\r\nContent-Type: \(b.contentType)\r\nContent-Length: \(b.body.count)\r\n\r\n")
             try await client.send(b.body)
             let response = try await client.readResponse()

@@ -1,16 +1,7 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import HTTPServer
-
-/// Polls `condition` until it holds or `seconds` pass (generous: the machine may be slow).
-func eventually(seconds: Double = 20, _ condition: () -> Bool) async -> Bool {
-    let end = Date().addingTimeInterval(seconds)
-    while Date() < end {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(20))
-    }
-    return condition()
-}
 
 /// Server-side sockets of `port` in CLOSE_WAIT: the client left but the server kept its descriptor.
 func socketsLeftOpen(port: Int) -> Int {
@@ -81,13 +72,13 @@ func slowRouter(entered: Locked<Int>? = nil, release: Locked<Bool>? = nil) -> Ro
 @Suite(.serialized) struct ServerRobustnessTests {
     @Test func expectContinueIsAnsweredOnlyWhenTheLimitPasses() async throws {
         try await withServer(echoRouter()) { _, port in
-            let client = try await RawClient.connect(port: port)
+            let client = try await RawHTTPClient.connect(port: port)
             try await client.send("POST /echo HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n")
             #expect(try await client.readResponse().status == 100)
             try await client.send("hello")
             #expect(try await client.readResponse().text == "hello")
 
-            let refused = try await RawClient.connect(port: port)
+            let refused = try await RawHTTPClient.connect(port: port)
             try await refused.send("POST /small HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 50\r\n\r\n")
             let response = try await refused.readResponse()
             #expect(response.status == 413)
@@ -97,7 +88,7 @@ func slowRouter(entered: Locked<Int>? = nil, release: Locked<Bool>? = nil) -> Ro
 
     @Test func oversizedBodyIsRefusedBeforeItIsRead() async throws {
         try await withServer(echoRouter()) { _, port in
-            let client = try await RawClient.connect(port: port)
+            let client = try await RawHTTPClient.connect(port: port)
             // 100 MB announced; only a little is sent. The answer must not wait for the rest.
             try await client.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 100000000\r\n\r\n")
             try await client.send([UInt8](repeating: 65, count: 32 * 1024))
@@ -109,7 +100,7 @@ func slowRouter(entered: Locked<Int>? = nil, release: Locked<Bool>? = nil) -> Ro
 
     @Test func unreadSmallBodyIsDrainedAndTheConnectionReused() async throws {
         try await withServer(echoRouter()) { _, port in
-            let client = try await RawClient.connect(port: port)
+            let client = try await RawHTTPClient.connect(port: port)
             try await client.send("POST /ignore HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n0123456789GET /hello/again HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(try await client.readResponse().text == "ignored")
             #expect(try await client.readResponse().text == "hello again")
@@ -119,7 +110,7 @@ func slowRouter(entered: Locked<Int>? = nil, release: Locked<Bool>? = nil) -> Ro
     @Test func halfClosedClientStillGetsItsAnswers() async throws {
         let entered = Locked(0), release = Locked(false)
         try await withServer(slowRouter(entered: entered, release: release)) { server, port in
-            let client = try await RawClient.connect(port: port)
+            let client = try await RawHTTPClient.connect(port: port)
             try await client.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\nGET /hello/b HTTP/1.1\r\nHost: x\r\n\r\n")
             client.shutdownWrite()   // while /slow is still in its handler
             #expect(await eventually { entered.withLock { $0 } == 1 })
@@ -130,7 +121,7 @@ func slowRouter(entered: Locked<Int>? = nil, release: Locked<Bool>? = nil) -> Ro
             #expect(await client.readsEOF())
 
             // Half-closing while the server drains an unread body: answered, then closed.
-            let drained = try await RawClient.connect(port: port)
+            let drained = try await RawHTTPClient.connect(port: port)
             try await drained.send("POST /ignore HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nabc")
             #expect(try await drained.readResponse().text == "ignored")
             drained.shutdownWrite()
@@ -141,7 +132,7 @@ func slowRouter(entered: Locked<Int>? = nil, release: Locked<Bool>? = nil) -> Ro
 
     @Test func malformedRequestGets400AndClose() async throws {
         try await withServer(echoRouter()) { _, port in
-            let client = try await RawClient.connect(port: port)
+            let client = try await RawHTTPClient.connect(port: port)
             try await client.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n")
             let response = try await client.readResponse()
             #expect(response.status == 400)
@@ -152,9 +143,9 @@ func slowRouter(entered: Locked<Int>? = nil, release: Locked<Bool>? = nil) -> Ro
 
     @Test func slowClientIsClosedAtTheDeadlineWhileOthersAreServed() async throws {
         try await withServer(echoRouter(), limits: shortDeadlines()) { _, port in
-            let slow = try await RawClient.connect(port: port)
+            let slow = try await RawHTTPClient.connect(port: port)
             try await slow.send("GET /hello/slow HTTP/1.1\r\nHost: x\r\n")   // never finishes its head
-            let fast = try await RawClient.connect(port: port)
+            let fast = try await RawHTTPClient.connect(port: port)
             for i in 0..<5 {
                 try await fast.send("GET /hello/\(i) HTTP/1.1\r\nHost: x\r\n\r\n")
                 #expect(try await fast.readResponse().text == "hello \(i)")
@@ -167,7 +158,7 @@ func slowRouter(entered: Locked<Int>? = nil, release: Locked<Bool>? = nil) -> Ro
 
     @Test func idleKeepAliveConnectionIsClosed() async throws {
         try await withServer(echoRouter(), limits: shortDeadlines()) { server, port in
-            let client = try await RawClient.connect(port: port)
+            let client = try await RawHTTPClient.connect(port: port)
             try await client.send("GET /hello/x HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(try await client.readResponse().status == 200)
             #expect(await client.readsEOF())
@@ -177,7 +168,7 @@ func slowRouter(entered: Locked<Int>? = nil, release: Locked<Bool>? = nil) -> Ro
 
     @Test func stalledBodyTimesOut() async throws {
         try await withServer(echoRouter(), limits: shortDeadlines()) { server, port in
-            let client = try await RawClient.connect(port: port)
+            let client = try await RawHTTPClient.connect(port: port)
             try await client.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nabc")
             let response = try await client.readResponse()
             #expect(response.status == 408)
@@ -194,7 +185,7 @@ func slowRouter(entered: Locked<Int>? = nil, release: Locked<Bool>? = nil) -> Ro
         var router = Router()
         router.get("/huge") { _ in HTTPResponse(body: .file(path: path)) }
         try await withServer(router, limits: shortDeadlines()) { server, port in
-            let client = try await RawClient.connect(port: port)
+            let client = try await RawHTTPClient.connect(port: port)
             try await client.send("GET /huge HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(await eventually { server.openConnections == 1 })
             #expect(await eventually { server.openConnections == 0 })
@@ -206,13 +197,13 @@ func slowRouter(entered: Locked<Int>? = nil, release: Locked<Bool>? = nil) -> Ro
         let entered = Locked(0), release = Locked(false)
         try await withServer(slowRouter(entered: entered, release: release)) { server, port in
             do {
-                let partialHead = try await RawClient.connect(port: port)
+                let partialHead = try await RawHTTPClient.connect(port: port)
                 try await partialHead.send("GET /hello/x HTTP/1.1\r\nHo")
-                let partialBody = try await RawClient.connect(port: port)
+                let partialBody = try await RawHTTPClient.connect(port: port)
                 try await partialBody.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nabc")
-                let gone = try await RawClient.connect(port: port)
+                let gone = try await RawHTTPClient.connect(port: port)
                 try await gone.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
-                let chunked = try await RawClient.connect(port: port)
+                let chunked = try await RawHTTPClient.connect(port: port)
                 try await chunked.send("POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nab")
                 // Each is mid-request only once the server has taken all four in and read their bytes.
                 #expect(await eventually {
@@ -220,7 +211,7 @@ func slowRouter(entered: Locked<Int>? = nil, release: Locked<Bool>? = nil) -> Ro
                 })
             }   // all four close here, mid-request
             release.withLock { $0 = true }
-            let survivor = try await RawClient.connect(port: port)
+            let survivor = try await RawHTTPClient.connect(port: port)
             try await survivor.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(try await survivor.readResponse().text == "slow done")
             #expect(await eventually { server.openConnections == 1 })
@@ -235,8 +226,8 @@ func slowRouter(entered: Locked<Int>? = nil, release: Locked<Bool>? = nil) -> Ro
         let count = 1_000
         raiseDescriptorLimit(to: 4096)
         try await withServer(echoRouter()) { server, port in
-            var clients: [RawClient] = []
-            for _ in 0..<count { clients.append(try await RawClient.connect(port: port)) }
+            var clients: [RawHTTPClient] = []
+            for _ in 0..<count { clients.append(try await RawHTTPClient.connect(port: port)) }
             for (i, client) in clients.enumerated() { try await client.send("GET /hello/\(i) HTTP/1.1\r\nHost: x\r\n\r\n") }
             for (i, client) in clients.enumerated() { #expect(try await client.readResponse().text == "hello \(i)") }
             #expect(server.openConnections == count)
@@ -251,15 +242,15 @@ func slowRouter(entered: Locked<Int>? = nil, release: Locked<Bool>? = nil) -> Ro
         limits.maxConnections = 3
         try await withServer(echoRouter(), limits: limits) { server, port in
             // A flood of keep-alive connections that made one request each and then sit idle.
-            var flood: [RawClient] = []
+            var flood: [RawHTTPClient] = []
             for i in 0..<3 {
-                let client = try await RawClient.connect(port: port)
+                let client = try await RawHTTPClient.connect(port: port)
                 try await client.send("GET /hello/\(i) HTTP/1.1\r\nHost: x\r\n\r\n")
                 #expect(try await client.readResponse().status == 200)
                 flood.append(client)
             }
             #expect(server.openConnections == 3)
-            let person = try await RawClient.connect(port: port)
+            let person = try await RawHTTPClient.connect(port: port)
             try await person.send("GET /hello/person HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(try await person.readResponse().text == "hello person")
             #expect(await flood[0].readsEOF())   // the longest idle made room
@@ -271,11 +262,11 @@ func slowRouter(entered: Locked<Int>? = nil, release: Locked<Bool>? = nil) -> Ro
         var limits = ServerLimits()
         limits.maxConnections = 2
         try await withServer(slowRouter(), limits: limits) { server, port in
-            let a = try await RawClient.connect(port: port), b = try await RawClient.connect(port: port)
+            let a = try await RawHTTPClient.connect(port: port), b = try await RawHTTPClient.connect(port: port)
             try await a.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
             try await b.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(await eventually { server.openConnections == 2 })
-            let waiting = try await RawClient.connect(port: port)   // accepted by the kernel, not by the server
+            let waiting = try await RawHTTPClient.connect(port: port)   // accepted by the kernel, not by the server
             try await waiting.send("GET /hello/c HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(try await a.readResponse().text == "slow done")   // not cut off for the newcomer
             #expect(try await b.readResponse().text == "slow done")
@@ -289,10 +280,10 @@ func slowRouter(entered: Locked<Int>? = nil, release: Locked<Bool>? = nil) -> Ro
         let server = HTTPServer(configuration: ServerConfiguration(port: 0, accessLog: nil),
                                 router: slowRouter(entered: entered, release: release))
         let port = try server.start()
-        let idle = try await RawClient.connect(port: port)
+        let idle = try await RawHTTPClient.connect(port: port)
         try await idle.send("GET /hello/x HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(try await idle.readResponse().status == 200)
-        let client = try await RawClient.connect(port: port)
+        let client = try await RawHTTPClient.connect(port: port)
         try await client.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(await eventually { entered.withLock { $0 } == 1 })   // the request is in flight
         let stopping = Task { await server.shutdown(deadline: .seconds(10)) }
@@ -303,7 +294,7 @@ func slowRouter(entered: Locked<Int>? = nil, release: Locked<Bool>? = nil) -> Ro
         #expect(response.header("Connection") == "close")
         #expect(await idle.readsEOF())
         await stopping.value
-        await #expect(throws: (any Error).self) { try await RawClient.connect(port: port) }
+        await #expect(throws: (any Error).self) { try await RawHTTPClient.connect(port: port) }
         #expect(server.openConnections == 0)
     }
 
@@ -313,7 +304,7 @@ func slowRouter(entered: Locked<Int>? = nil, release: Locked<Bool>? = nil) -> Ro
             lines.withLock { $0.append(entry.line) }
         }), router: echoRouter())
         let port = try server.start()
-        let client = try await RawClient.connect(port: port)
+        let client = try await RawHTTPClient.connect(port: port)
         try await client.send("GET /hello/secret-token?password=hunter2 HTTP/1.1\r\nHost: x\r\nCookie: s=abc\r\n\r\n")
         #expect(try await client.readResponse().status == 200)
         #expect(await eventually { !lines.withLock { $0.isEmpty } })

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import HTTPServer
 
 /// A temporary tree: root/{a.txt, app.css, logo.svg, sub/b.js, .env, escape -> ../secret.txt} and secret.txt beside root.
@@ -35,7 +36,7 @@ final class StaticTree: @unchecked Sendable {
     @Test func servesFilesWithTypeETagAnd304() async throws {
         let tree = try StaticTree()
         try await withServer(try tree.router()) { _, port in
-            let client = try await RawClient.connect(port: port)
+            let client = try await RawHTTPClient.connect(port: port)
             try await client.send("GET /static/a.txt HTTP/1.1\r\nHost: x\r\n\r\n")
             let first = try await client.readResponse()
             #expect(first.status == 200 && first.text == "hello file")
@@ -79,7 +80,7 @@ final class StaticTree: @unchecked Sendable {
         try await withServer(try tree.router()) { _, port in
             for target in Self.traversals {
                 // A fresh connection each time: a target that does not decode is a 400 that closes.
-                let client = try await RawClient.connect(port: port)
+                let client = try await RawHTTPClient.connect(port: port)
                 try await client.send("GET \(target) HTTP/1.1\r\nHost: x\r\n\r\n")
                 let response = try await client.readResponse()
                 #expect(response.status == 404 || (response.status == 400 && target.contains("%00")), "\(target)")

@@ -1,6 +1,7 @@
 import Foundation
 import NetworkIO
 import Testing
+import TestSupport
 @testable import HTTPServer
 
 /// The synchronous static path (`Router.staticFiles`): the same bytes as the ordinary route
@@ -27,7 +28,7 @@ import Testing
         return router
     }
 
-    static func withoutDate(_ response: RawClient.Response) -> [String] {
+    static func withoutDate(_ response: RawResponse) -> [String] {
         response.headers.filter { $0.0 != "Date" }.map { "\($0.0): \($0.1)" }
     }
 
@@ -35,7 +36,7 @@ import Testing
         let tree = try StaticTree()
         let runs = Locked(0)
         try await withServer(try Self.router(tree, middlewareRuns: runs)) { _, port in
-            let client = try await RawClient.connect(port: port)
+            let client = try await RawHTTPClient.connect(port: port)
             // `%61` is `a`: the same file, but a spelling the fast path leaves to the ordinary route.
             for (fast, ordinary, method) in [("/static/a.txt", "/static/%61.txt", "GET"), ("/static/sub/b.js", "/static/sub/%62.js", "HEAD")] {
                 try await client.send("\(method) \(fast) HTTP/1.1\r\nHost: panel\r\n\r\n")
@@ -66,7 +67,7 @@ import Testing
         }
         for target in ["/static/a.txt", "/static/%61.txt"] {
             try await withServer(try Self.router(tree, middlewareRuns: runs)) { _, port in
-                let client = try await RawClient.connect(port: port)
+                let client = try await RawHTTPClient.connect(port: port)
                 try await client.send("GET \(target) HTTP/1.0\r\nHost: panel\r\n\r\n")
                 let response = try await client.readResponse()
                 #expect(response.status == 200 && response.text == "hello file")
@@ -80,7 +81,7 @@ import Testing
         let tree = try StaticTree()
         let runs = Locked(0)
         try await withServer(try Self.router(tree, middlewareRuns: runs)) { _, port in
-            let client = try await RawClient.connect(port: port)
+            let client = try await RawHTTPClient.connect(port: port)
             let cases: [(String, Int)] = [
                 ("GET /static/a.txt HTTP/1.1\r\nHost: elsewhere\r\n\r\n", 200),   // refused by `admitsHost`
                 ("GET /static/missing.txt HTTP/1.1\r\nHost: panel\r\n\r\n", 404),
@@ -110,7 +111,7 @@ import Testing
     @Test func pipelinedRequestsAreAnsweredInOrder() async throws {
         let tree = try StaticTree()
         try await withServer(try Self.router(tree, middlewareRuns: Locked(0))) { _, port in
-            let client = try await RawClient.connect(port: port)
+            let client = try await RawHTTPClient.connect(port: port)
             let paths = (0..<50).map { ["/static/a.txt", "/static/app.css", "/static/%61.txt", "/static/logo.svg"][$0 % 4] }
             try await client.send(paths.map { "GET \($0) HTTP/1.1\r\nHost: panel\r\n\r\n" }.joined())
             for path in paths {
@@ -129,7 +130,7 @@ import Testing
         try large.write(to: tree.root.appendingPathComponent("large.bin"))
         try await Wire.$current.withValue(wire) {
             try await withServer(try Self.router(tree, middlewareRuns: Locked(0))) { _, port in
-                let client = try await RawClient.connect(port: port)
+                let client = try await RawHTTPClient.connect(port: port)
                 try await client.send(String(repeating: "GET /static/large.bin HTTP/1.1\r\nHost: panel\r\n\r\n", count: 3)
                                       + "GET /static/a.txt HTTP/1.1\r\nHost: panel\r\n\r\n")
                 for _ in 0..<3 {
@@ -144,7 +145,7 @@ import Testing
     @Test func seesAChangedFileWithinASecondOrSo() async throws {
         let tree = try StaticTree()
         try await withServer(try Self.router(tree, middlewareRuns: Locked(0))) { _, port in
-            let client = try await RawClient.connect(port: port)
+            let client = try await RawHTTPClient.connect(port: port)
             try await client.send("GET /static/a.txt HTTP/1.1\r\nHost: panel\r\n\r\n")
             let before = try await client.readResponse()
             try Data("changed, and longer".utf8).write(to: tree.root.appendingPathComponent("a.txt"))
@@ -169,7 +170,7 @@ import Testing
         let configuration = ServerConfiguration(port: 0, accessLog: { entry in lines.withLock { $0.append(entry) } })
         let server = HTTPServer(configuration: configuration, router: try Self.router(tree, middlewareRuns: Locked(0)))
         let port = try server.start()
-        let client = try await RawClient.connect(port: port)
+        let client = try await RawHTTPClient.connect(port: port)
         try await client.send("GET /static/big.bin HTTP/1.1\r\nHost: panel\r\n\r\nHEAD /static/big.bin HTTP/1.1\r\nHost: panel\r\n\r\n")
         let response = try await client.readResponse()
         #expect(response.status == 200 && response.body == big)

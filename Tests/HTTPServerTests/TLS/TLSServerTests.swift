@@ -66,7 +66,7 @@ func runTool(_ path: String, _ arguments: [String]) async throws -> (status: Int
     @Test func tls12And13AreSpokenWithALPNHTTP11AndOlderVersionsAreRefused() async throws {
         try await overTLS {
             try await withServer(echoRouter()) { server, port in
-                let client = try await RawClient.connect(port: port)
+                let client = try await RawHTTPClient.connect(port: port)
                 #expect(client.tlsFacts?.version == "TLSv1.3")
                 #expect(client.tlsFacts?.alpn == "http/1.1")
                 let script = """
@@ -109,21 +109,21 @@ func runTool(_ path: String, _ arguments: [String]) async throws -> (status: Int
     @Test func plainHTTPOnTheHTTPSPortGetsA400NamingTheHTTPSAddress() async throws {
         try await overTLS {
             try await withServer(echoRouter()) { server, port in
-                let plain = try await Wire.$current.withValue(.plain) { try await RawClient.connect(port: port) }
+                let plain = try await Wire.$current.withValue(.plain) { try await RawHTTPClient.connect(port: port) }
                 try await plain.send("GET /hello/x HTTP/1.1\r\nHost: panel.example:\(port)\r\n\r\n")
                 let answer = try await plain.readResponse()
                 #expect(answer.status == 400)
                 #expect(answer.text.contains("https://panel.example:\(port)/"))
                 #expect(await plain.readsEOF())
                 // A Host that could carry markup is not echoed.
-                let hostile = try await Wire.$current.withValue(.plain) { try await RawClient.connect(port: port) }
+                let hostile = try await Wire.$current.withValue(.plain) { try await RawHTTPClient.connect(port: port) }
                 try await hostile.send("GET / HTTP/1.1\r\nHost: <script>x</script>\r\n\r\n")
                 let refused = try await hostile.readResponse()
                 #expect(refused.status == 400)
                 #expect(!refused.text.contains("<script>"))
                 #expect(refused.text.contains("https://localhost:\(port)/"))
                 // The port still speaks TLS.
-                let client = try await RawClient.connect(port: port)
+                let client = try await RawHTTPClient.connect(port: port)
                 try await client.send("GET /hello/y HTTP/1.1\r\nHost: x\r\n\r\n")
                 #expect(try await client.readResponse().text == "hello y")
                 #expect(await eventually { server.openConnections == 1 })
@@ -137,10 +137,10 @@ func runTool(_ path: String, _ arguments: [String]) async throws -> (status: Int
                 let clock = ContinuousClock()
                 let started = clock.now
                 // Says nothing at all; sends half a ClientHello; sends a byte now and then.
-                let silent = try await Wire.$current.withValue(.plain) { try await RawClient.connect(port: port) }
-                let truncated = try await Wire.$current.withValue(.plain) { try await RawClient.connect(port: port) }
+                let silent = try await Wire.$current.withValue(.plain) { try await RawHTTPClient.connect(port: port) }
+                let truncated = try await Wire.$current.withValue(.plain) { try await RawHTTPClient.connect(port: port) }
                 try await truncated.send([0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, 0xFC, 0x03, 0x03])
-                let dribbling = try await Wire.$current.withValue(.plain) { try await RawClient.connect(port: port) }
+                let dribbling = try await Wire.$current.withValue(.plain) { try await RawHTTPClient.connect(port: port) }
                 let dribble = Task {
                     for byte: UInt8 in [0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00] {
                         try? await dribbling.send([byte])
@@ -149,7 +149,7 @@ func runTool(_ path: String, _ arguments: [String]) async throws -> (status: Int
                 }
                 // Meanwhile a normal client is served, repeatedly.
                 for i in 0..<5 {
-                    let client = try await RawClient.connect(port: port)
+                    let client = try await RawHTTPClient.connect(port: port)
                     try await client.send("GET /hello/\(i) HTTP/1.1\r\nHost: x\r\n\r\n")
                     #expect(try await client.readResponse().text == "hello \(i)")
                 }
@@ -170,17 +170,17 @@ func runTool(_ path: String, _ arguments: [String]) async throws -> (status: Int
             try await withServer(echoRouter(), limits: shortDeadlines()) { server, port in
                 var random = SeededRandom(seed: 11)
                 for length in [1, 5, 300, 20_000] {
-                    let garbage = try await Wire.$current.withValue(.plain) { try await RawClient.connect(port: port) }
+                    let garbage = try await Wire.$current.withValue(.plain) { try await RawHTTPClient.connect(port: port) }
                     var bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &random) }
                     bytes[0] = 0x16   // looks like a handshake record, is not one
                     try? await garbage.send(bytes)
                     #expect(await garbage.readsEOFOrReset())
                 }
                 // A binary first byte that is neither TLS nor a letter.
-                let binary = try await Wire.$current.withValue(.plain) { try await RawClient.connect(port: port) }
+                let binary = try await Wire.$current.withValue(.plain) { try await RawHTTPClient.connect(port: port) }
                 try? await binary.send([0x00, 0x01, 0x02, 0x03, 0x04, 0x05])
                 #expect(await binary.readsEOFOrReset())
-                let client = try await RawClient.connect(port: port)
+                let client = try await RawHTTPClient.connect(port: port)
                 try await client.send("GET /hello/z HTTP/1.1\r\nHost: x\r\n\r\n")
                 #expect(try await client.readResponse().text == "hello z")
                 #expect(await eventually { server.openConnections == 1 })
@@ -192,8 +192,8 @@ func runTool(_ path: String, _ arguments: [String]) async throws -> (status: Int
         try await overTLS {
             try await withServer(echoRouter()) { server, port in
                 let stranger = try TLSContext.client(systemTrust: true)
-                await #expect(throws: (any Error).self) { try await RawClient.connectTLS(port: port, context: stranger) }
-                let client = try await RawClient.connect(port: port)
+                await #expect(throws: (any Error).self) { try await RawHTTPClient.connectTLS(port: port, context: stranger) }
+                let client = try await RawHTTPClient.connect(port: port)
                 try await client.send("GET /hello/w HTTP/1.1\r\nHost: x\r\n\r\n")
                 #expect(try await client.readResponse().text == "hello w")
                 #expect(await eventually { server.openConnections == 1 })
@@ -202,7 +202,7 @@ func runTool(_ path: String, _ arguments: [String]) async throws -> (status: Int
     }
 }
 
-extension RawClient {
+extension RawHTTPClient {
     /// The server ended the connection (EOF, an alert then EOF, or a reset).
     func readsEOFOrReset() async -> Bool {
         (try? await offPool {

@@ -1,6 +1,7 @@
 import Foundation
 import OpenMarketCore
 @testable import OpenMarketSandbox
+import TestSupport
 
 /// A sandbox on an ephemeral loopback port with a fresh data folder, acting for the vendor
 /// "demo", plus a second vendor ("other") for the ownership checks. Call `stop()` at the end of
@@ -46,14 +47,14 @@ struct SandboxHarness {
     // MARK: Raw requests
 
     func get(_ path: String, headers: [(String, String)] = []) async throws -> RawResponse {
-        try await RawHTTP.send(port: port, method: "GET", path: path, headers: headers)
+        try await RawHTTPClient.request(port: port, method: "GET", path: path, headers: headers)
     }
 
     /// A write with JSON body and the demo vendor's identifier unless told otherwise.
     func send(_ method: String, _ path: String, json: String?, identifier: String?? = .none) async throws -> RawResponse {
         var headers: [(String, String)] = [("Content-Type", "application/json")]
         if let identifier = identifier ?? self.identifier { headers.append(("identifier", identifier)) }
-        return try await RawHTTP.send(port: port, method: method, path: path, headers: headers,
+        return try await RawHTTPClient.request(port: port, method: method, path: path, headers: headers,
                                          body: json.map { Data($0.utf8) })
     }
 
@@ -61,7 +62,7 @@ struct SandboxHarness {
     func register(_ multipart: Multipart, identifier: String?? = .none) async throws -> RawResponse {
         var headers: [(String, String)] = [("Content-Type", multipart.contentType)]
         if let identifier = identifier ?? self.identifier { headers.append(("identifier", identifier)) }
-        return try await RawHTTP.send(port: port, method: "POST", path: "/api/products", headers: headers,
+        return try await RawHTTPClient.request(port: port, method: "POST", path: "/api/products", headers: headers,
                                       body: multipart.body)
     }
 
@@ -73,7 +74,7 @@ struct SandboxHarness {
                                           images: images ?? [SampleProducts.image(index: 3, imageIndex: 0)])
         let response = try await register(multipart)
         guard response.status == 200, let id = response.json?["id"] as? Int else {
-            throw RawHTTP.Failure(description: "register failed: \(response.status) \(response.text)")
+            throw RawHTTPClient.Failure(description: "register failed: \(response.status) \(response.text)")
         }
         return id
     }

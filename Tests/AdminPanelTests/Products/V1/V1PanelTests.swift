@@ -17,7 +17,7 @@ import OpenMarketSandbox
     }
 
     static func register(_ harness: PanelHarness, name: String = "Desk lamp", password: String = Self.password,
-                         price: String = "15000", images: Int = 1) async throws -> TestResponse {
+                         price: String = "15000", images: Int = 1) async throws -> RawResponse {
         let token = try await harness.csrfToken(from: "/products/new")
         let files = (0..<images).map {
             TestBrowser.FilePart(filename: "lamp\($0).png", type: "image/png", data: TestImages.png(seed: UInt8($0)))
@@ -28,12 +28,12 @@ import OpenMarketSandbox
         ], files: files)
     }
 
-    static func registeredID(_ response: TestResponse) throws -> Int {
+    static func registeredID(_ response: RawResponse) throws -> Int {
         let location = try #require(response.header("Location"))
         return try #require(Int(location.split(separator: "/").last ?? ""))
     }
 
-    static func editFields(_ form: TestResponse, _ changes: [String: String]) -> [(String, String)] {
+    static func editFields(_ form: RawResponse, _ changes: [String: String]) -> [(String, String)] {
         let names = ["csrf_token", "name", "price", "discounted_price", "stock", "loaded_name", "loaded_description",
                      "loaded_price", "loaded_currency", "loaded_discounted_price", "loaded_stock", "loaded_thumbnail_id"]
         var fields = names.map { ($0, changes[$0] ?? form.inputValue($0) ?? "") }
@@ -133,7 +133,7 @@ import OpenMarketSandbox
         #expect(prompt.status == 200 && prompt.text.contains("Product password"))
         let token = try await harness.csrfToken(from: "/products/\(id)")
         var statuses: [Int] = []
-        var last: TestResponse?
+        var last: RawResponse?
         for attempt in 0..<5 {
             let response = try await harness.browser.post("/products/\(id)/delete",
                                                           form: [("csrf_token", token), ("password", "nope-\(attempt)")])

@@ -5,42 +5,16 @@ import TLS
 import TestSupport
 @testable import AdminPanel
 
-/// A real HTTPS upstream for the panel: a TLS listener with a self-signed certificate in front
-/// of a handler, such as the sandbox (`proxying(to:)`). Counts the requests it was asked.
-final class TLSUpstream: @unchecked Sendable {
-    let server: HTTPServer
-    let port: Int
-    let certificate: SelfSignedTestCertificate
-    private let counter = RequestCounter()
-
-    var url: URL { URL(string: "https://127.0.0.1:\(port)")! }
-    var requests: Int { counter.value }
-
-    init(certificate: SelfSignedTestCertificate? = nil, _ answer: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse) throws {
-        let certificate = try certificate ?? SelfSignedTestCertificate.make()
-        self.certificate = certificate
-        var router = Router()
-        let counter = self.counter
-        router.notFoundHandler = { request in
-            counter.increment()
-            return try await answer(request)
-        }
-        var configuration = ServerConfiguration(host: "127.0.0.1", port: 0)
-        configuration.accessLog = nil
-        configuration.limits.defaultBodyLimit = 32 << 20   // registers with images pass through
-        configuration.transportFactory = TLSTransport.factory(context: try certificate.serverContext())
-        server = HTTPServer(configuration: configuration, router: router)
-        port = try server.start()
-    }
-
-    /// The sandbox at `sandbox` behind TLS: each request is passed on over plain HTTP, and the
-    /// sandbox's own address in its JSON (image URLs) becomes the HTTPS one, so images come
-    /// over TLS too.
-    static func proxying(to sandbox: URL, certificate: SelfSignedTestCertificate? = nil) throws -> TLSUpstream {
+extension StubAPI {
+    /// A real HTTPS upstream for the panel: the sandbox at `sandbox` behind TLS with a
+    /// self-signed certificate (`certificate`, or a new one). Each request is passed on over
+    /// plain HTTP, and the sandbox's own address in its JSON (image URLs) becomes the HTTPS one,
+    /// so images come over TLS too.
+    static func proxying(to sandbox: URL, certificate: SelfSignedTestCertificate? = nil) throws -> StubAPI {
         let transport = PooledTransport(maxConnectionsPerHost: 8)
         let plainBase = sandbox.absoluteString.hasSuffix("/") ? String(sandbox.absoluteString.dropLast()) : sandbox.absoluteString
         let ownPort = PortBox()
-        let upstream = try TLSUpstream(certificate: certificate) { request in
+        let upstream = try StubAPI(tls: certificate ?? SelfSignedTestCertificate.make()) { request in
             let body = try await request.body.collect()
             let headers = request.headers
                 .filter { !["host", "content-length", "connection", "transfer-encoding"].contains($0.name.lowercased()) }
@@ -60,11 +34,6 @@ final class TLSUpstream: @unchecked Sendable {
         }
         ownPort.value = upstream.port
         return upstream
-    }
-
-    func stop() async {
-        await server.shutdown(deadline: .seconds(1))
-        certificate.remove()
     }
 }
 
