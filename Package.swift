@@ -43,7 +43,7 @@ let package = Package(
         .executableTarget(name: "server-benchmark", dependencies: ["HTTPServer", "HTTPClient"]),
 
         .testTarget(name: "OpenMarketCoreTests", dependencies: ["OpenMarketCore", "TestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "NetworkIOTests", dependencies: ["NetworkIO"]),
+        .testTarget(name: "NetworkIOTests", dependencies: ["NetworkIO", "TestSupport"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore"]),
         // The tests' kit: one raw HTTP client, one stub API, `eventually`, `withServer`, awaited teardown;
         // byte splitting for parser tests; child processes on posix_spawn (not Foundation's Process).

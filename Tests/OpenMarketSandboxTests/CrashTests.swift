@@ -8,7 +8,7 @@ import TestSupport
 
 /// Kill -9 the sandbox process in the middle of concurrent registers and edits; after a
 /// restart on the same folder, everything it acknowledged is there, byte for byte.
-@Suite struct CrashTests {
+@Suite(.awaitsTeardown) struct CrashTests {
     static let vendor = VendorSeed(name: "crash", identifier: "c7a5b0c2-0000-4000-8000-00000000c0de", secret: "crash-secret")
 
     /// What the client was told (acknowledged) about one product, and an edit maybe in flight.
@@ -84,10 +84,7 @@ import TestSupport
             }
         }
         // Let a good number of writes be acknowledged, then kill while the workers are mid-stream.
-        let deadline = ContinuousClock.now + .seconds(60)
-        while await ledger.count < 24 && ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        _ = await eventually(seconds: 60) { await ledger.count >= 24 }
         try await first.crash()
         workers.cancel()
         await workers.value

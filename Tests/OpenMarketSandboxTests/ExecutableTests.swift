@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// The `openmarket-sandbox` executable as a user meets it.
-@Suite struct ExecutableTests {
+@Suite(.awaitsTeardown) struct ExecutableTests {
     @Test func printsTheDemoVendorOnlyOnTheFirstStart() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// GET endpoints over real HTTP, checked byte for byte.
-@Suite struct SandboxReadTests {
+@Suite(.awaitsTeardown) struct SandboxReadTests {
     @Test func healthCheckAnswersQuotedOKAsPlainText() async throws {
         try await withSandbox { harness in
             let response = try await harness.get("/healthChecker")

@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// Start-up: the demo vendor, configured vendors, vendors.json, sample data, the command line.
-@Suite struct SandboxSetupTests {
+@Suite(.awaitsTeardown) struct SandboxSetupTests {
     @Test func demoVendorIsCreatedOnceWithRandomCredentials() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

@@ -9,7 +9,7 @@ import TestSupport
 /// Kill -9 a `--dialect v1` sandbox in the middle of concurrent registers, edits (with image
 /// replacement) and deletes; after a restart on the same folder, everything it acknowledged is
 /// there byte for byte, deleted items stay deleted, and no orphan file is left.
-@Suite struct V1CrashTests {
+@Suite(.awaitsTeardown) struct V1CrashTests {
     struct Expected: Sendable {
         var title: String
         var images: [[UInt8]]
@@ -88,10 +88,7 @@ import TestSupport
                 for number in 0..<4 { group.addTask { await Self.worker(number, port: port, ledger: ledger) } }
             }
         }
-        let deadline = ContinuousClock.now + .seconds(60)
-        while await ledger.count < 20 && ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        _ = await eventually(seconds: 60) { await ledger.count >= 20 }
         try await first.crash()
         workers.cancel()
         await workers.value

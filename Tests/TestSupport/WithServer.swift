@@ -10,6 +10,7 @@ public protocol StoppableServer: Sendable {
 /// returned or threw, so the next test never starts while this one's server still shuts down
 /// (a `defer { Task { … } }` would leave it running and hide its failures). For servers whose
 /// life is not one scope, register the stop with `Teardown.add` under `.awaitsTeardown`.
+@discardableResult
 public func withServer<Server: StoppableServer, Result>(_ start: () async throws -> Server,
                                                         _ body: (Server) async throws -> Result) async throws -> Result {
     let server = try await start()
@@ -46,6 +47,7 @@ public struct RunningServer: StoppableServer {
 }
 
 /// `withServer` for a router: the body gets the server and its port.
+@discardableResult
 public func withServer<Result>(_ router: Router, limits: ServerLimits = ServerLimits(), handlersOnLoops: Bool = false,
                                transport: ConnectionTransportFactory? = nil,
                                _ body: (HTTPServer, Int) async throws -> Result) async throws -> Result {

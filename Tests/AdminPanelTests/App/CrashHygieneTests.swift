@@ -7,7 +7,7 @@ import Glibc
 
 /// A panel killed with SIGKILL cannot clean up; the next start must. Real processes, real files:
 /// the `openmarket-admin` executable with its embedded sandbox and a data folder of its own.
-@Suite struct CrashHygieneTests {
+@Suite(.awaitsTeardown) struct CrashHygieneTests {
     /// Every regular file under `folder`, relative to it.
     static func files(under folder: URL) -> [String] {
         guard let walker = FileManager.default.enumerator(atPath: folder.path) else { return [] }

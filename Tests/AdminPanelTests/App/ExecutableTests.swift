@@ -6,7 +6,7 @@ import Glibc
 #endif
 
 /// The `openmarket-admin` executable as a newcomer meets it: flags, start-up lines, shutdown.
-@Suite struct ExecutableTests {
+@Suite(.awaitsTeardown) struct ExecutableTests {
     struct Failure: Error, CustomStringConvertible { var description: String }
 
     /// `TestBrowser` sends its requests through `offPool`: on Linux the global dispatch queues lend

@@ -8,7 +8,7 @@ import TestSupport
 /// `openmarket-admin backup DIR` against a running panel (issue 20): a copy taken under write
 /// load passes `PRAGMA integrity_check`, names only image files it holds, and starts as a panel;
 /// refused destinations fail with one line and leave the running panel alone.
-@Suite struct BackupTests {
+@Suite(.awaitsTeardown) struct BackupTests {
     static func backup(_ arguments: [String]) async throws -> (status: Int32, output: String, error: String) {
         try await offPool {
             let result = try ChildProcess.run(try builtProduct("openmarket-admin"), ["backup"] + arguments)
@@ -43,9 +43,7 @@ import TestSupport
                 if created.status == 303 && edited.status == 303 { writes.withLock { $0 += 2 } }
             }
         }
-        let deadline = Date().addingTimeInterval(60)
-        while writes.value < 4 && Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
-        #expect(writes.value >= 4)
+        #expect(await eventually(seconds: 60) { writes.value >= 4 })
         let result = try await Self.backup([copy.path, "--data", data.path])
         stop.value = true
         try await load.value

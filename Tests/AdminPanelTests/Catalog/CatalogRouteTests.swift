@@ -196,10 +196,9 @@ import OpenMarketCore
         let added = try await Self.make(harness, "Brand new")
         // The script's poll sees it (the answer is shared for up to 5 s; poll until it changes).
         var polled = ""
-        for _ in 0..<100 {
+        _ = try await eventually {
             polled = String(decoding: try await harness.browser.get("/products/newest.json").body, as: UTF8.self)
-            if polled.contains("\(added.id)") { break }
-            try await Task.sleep(for: .milliseconds(100))
+            return polled.contains("\(added.id)")
         }
         #expect(polled == "{\"newest_id\":\(added.id)}")
         // Without JS, the next load of any list page shows the notice, linking to the newest.

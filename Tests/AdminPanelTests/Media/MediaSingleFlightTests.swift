@@ -46,10 +46,7 @@ actor Gate {
             for _ in 0..<readers { group.addTask { try await harness.browser.get("/media/_o1/bucket/a.png") } }
             // Hold the upstream answer until every reader is waiting on the one fetch (or 10 s
             // passed: then single-flight is broken and the counts below say so).
-            let deadline = ContinuousClock.now + .seconds(10)
-            while await harness.panel.app.mediaFetches.joined < readers - 1, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(5))
-            }
+            _ = await eventually(seconds: 10) { await harness.panel.app.mediaFetches.joined >= readers - 1 }
             await gate.open()
             return try await group.reduce(into: []) { $0.append($1) }
         }

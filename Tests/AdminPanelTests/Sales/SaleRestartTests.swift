@@ -9,7 +9,7 @@ import Glibc
 /// Scheduled discounts across real restarts of `openmarket-admin` with its embedded sandbox and
 /// the real clock: a sale of a few seconds, the panel killed in the middle of it, or stopped from
 /// before its start until after its end. Waits poll what can be seen (pages, the API, the clock).
-@Suite struct SaleRestartTests {
+@Suite(.awaitsTeardown) struct SaleRestartTests {
     struct Panel {
         var started: ExecutableTests.Started
         var browser: TestBrowser
@@ -37,11 +37,10 @@ import Glibc
         return try #require(json["discounted_price"] as? Double)
     }
 
+    /// `eventually`, failing the test after `seconds`.
     static func poll(_ what: String, seconds: Double = 30, _ condition: () async throws -> Bool) async throws {
-        let deadline = Date() + seconds
-        while try await !condition() {
-            guard Date() < deadline else { throw TestClientFailure(description: "\(what): not seen in \(seconds) s") }
-            try await Task.sleep(nanoseconds: 50_000_000)
+        guard try await eventually(seconds: seconds, condition) else {
+            throw TestClientFailure(description: "\(what): not seen in \(seconds) s")
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Synchronization
 import OpenMarketCore
 import SQLiteStore
@@ -483,13 +484,9 @@ final class FakeSaleAPI: SaleProductAPI, @unchecked Sendable {
         #expect(english.zoneName == "Asia/Seoul (UTC+9)")
     }
 
-    /// Polls `condition` (no fixed sleeps): fails after 20 s.
+    /// `eventually`, failing the test after 20 s.
     func poll(_ condition: () async throws -> Bool) async throws {
-        let deadline = Date() + 20
-        while try await !condition() {
-            guard Date() < deadline else { throw TestClientFailure(description: "condition not met in 20 s") }
-            try await Task.sleep(nanoseconds: 10_000_000)
-        }
+        guard try await eventually(seconds: 20, condition) else { throw TestClientFailure(description: "condition not met in 20 s") }
     }
 }
 

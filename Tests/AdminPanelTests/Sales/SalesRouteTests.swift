@@ -28,12 +28,9 @@ import TestSupport
         await harness.panel.app.saleScheduler.wake()
     }
 
+    /// `eventually`, failing the test after 30 s.
     static func poll(_ what: String, _ condition: () async throws -> Bool) async throws {
-        let deadline = Date() + 30
-        while try await !condition() {
-            guard Date() < deadline else { throw TestClientFailure(description: "\(what): not seen in 30 s") }
-            try await Task.sleep(nanoseconds: 20_000_000)
-        }
+        guard try await eventually(seconds: 30, condition) else { throw TestClientFailure(description: "\(what): not seen in 30 s") }
     }
 
     @Test func aSaleSetOnTheDetailPageStartsAndEndsOnTheSandbox() async throws {

@@ -8,7 +8,7 @@ import Glibc
 #endif
 
 /// Issue 24 against the real executable: a deleted product's copy in the trash survives `kill -9`.
-@Suite struct SafetyNetProcessTests {
+@Suite(.awaitsTeardown) struct SafetyNetProcessTests {
     static func sandboxAPI(_ lines: String) throws -> OpenMarketClient {
         let pattern = #"Sandbox API:\s+(http://127\.0\.0\.1:\d+)"#
         let match = try #require(lines.range(of: pattern, options: .regularExpression))

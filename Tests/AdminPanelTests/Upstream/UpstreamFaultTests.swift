@@ -336,12 +336,10 @@ final class FaultLoad: @unchecked Sendable {
 
     // MARK: Waiting for the load
 
-    /// Polls (every 20 ms, up to 60 s) until `condition` holds for the exchanges so far.
+    /// `eventually` (up to 60 s) `condition` holds for the exchanges so far.
     func waitUntil(_ what: String, _ condition: (Progress) -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(60)
-        while !condition(Progress(exchanges: lock.withLock { exchanges })) {
-            guard ContinuousClock.now < deadline else { throw TestClientFailure(description: "timed out waiting for \(what)") }
-            try await Task.sleep(for: .milliseconds(20))
+        guard await eventually(seconds: 60, { condition(Progress(exchanges: lock.withLock { exchanges })) }) else {
+            throw TestClientFailure(description: "timed out waiting for \(what)")
         }
     }
 

@@ -8,7 +8,7 @@ import TestSupport
 /// `childServerShortOfDescriptors`), so lowering its descriptor limit and using up every
 /// descriptor cannot disturb the other tests. The descriptors are held by the child itself, not
 /// by connections, so no closing connection wakes the acceptor: only the timed retry can.
-@Suite struct AcceptBackOffTests {
+@Suite(.awaitsTeardown) struct AcceptBackOffTests {
     static let childVariable = "HTTPSERVER_ACCEPT_BACKOFF_CHILD"
 
     @Test func acceptRetriesAfterRunningOutOfDescriptors() async throws {

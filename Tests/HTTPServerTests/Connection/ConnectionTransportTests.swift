@@ -45,7 +45,7 @@ final class BufferingTransport: ConnectionTransport {
     func close() { Glibc.close(fd) }
 }
 
-@Suite(.serialized) struct ConnectionTransportTests {
+@Suite(.serialized, .awaitsTeardown) struct ConnectionTransportTests {
     @Test func requestsAndFilesGoThroughABufferingTransport() async throws {
         let path = NSTemporaryDirectory() + "/transport-file-\(UUID().uuidString)"
         let content = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })

@@ -30,7 +30,7 @@ func echoRouter() -> Router {
     return r
 }
 
-@Suite(.serialized) struct ServerEndToEndTests {
+@Suite(.serialized, .awaitsTeardown) struct ServerEndToEndTests {
     @Test func keepAliveServesSeveralRequestsOnOneConnection() async throws {
         try await withServer(echoRouter()) { _, port in
             let client = try await RawHTTPClient.connect(port: port)
@@ -205,7 +205,7 @@ func echoRouter() -> Router {
     }
 }
 
-@Suite(.serialized) struct UploadEndToEndTests {
+@Suite(.serialized, .awaitsTeardown) struct UploadEndToEndTests {
     /// A 4 MiB body to a handler that starts reading late: the server stops reading at its
     /// high-water mark, resumes as the handler catches up, and every byte arrives in order.
     @Test func slowReaderGetsTheWholeBodyThroughBackPressure() async throws {

@@ -69,7 +69,7 @@ func slowRouter(entered: Locked<Int>? = nil, release: Locked<Bool>? = nil) -> Ro
     return r
 }
 
-@Suite(.serialized) struct ServerRobustnessTests {
+@Suite(.serialized, .awaitsTeardown) struct ServerRobustnessTests {
     @Test func expectContinueIsAnsweredOnlyWhenTheLimitPasses() async throws {
         try await withServer(echoRouter()) { _, port in
             let client = try await RawHTTPClient.connect(port: port)

@@ -32,7 +32,7 @@ final class StaticTree: @unchecked Sendable {
     }
 }
 
-@Suite(.serialized) struct StaticFilesTests {
+@Suite(.serialized, .awaitsTeardown) struct StaticFilesTests {
     @Test func servesFilesWithTypeETagAnd304() async throws {
         let tree = try StaticTree()
         try await withServer(try tree.router()) { _, port in

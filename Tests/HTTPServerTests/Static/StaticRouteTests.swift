@@ -6,7 +6,7 @@ import TestSupport
 
 /// The synchronous static path (`Router.staticFiles`): the same bytes as the ordinary route
 /// through the middlewares, without running them, and the ordinary route for anything unusual.
-@Suite(.serialized) struct StaticRouteTests {
+@Suite(.serialized, .awaitsTeardown) struct StaticRouteTests {
     /// What a middleware adds, done both ways: as a middleware and as the route's `decorate`.
     static func addHeaders(_ response: inout HTTPResponse) {
         response.headers["X-Frame-Options"] = "DENY"

@@ -11,7 +11,7 @@ func overTLS(_ body: () async throws -> Void) async throws {
 
 /// The hostile-request and end-to-end tests of plain HTTP, unchanged, over TLS: every limit,
 /// deadline and refusal must hold inside TLS too.
-@Suite(.serialized) struct TLSHostileRequestTests {
+@Suite(.serialized, .awaitsTeardown) struct TLSHostileRequestTests {
     let robust = ServerRobustnessTests()
     let endToEnd = ServerEndToEndTests()
 
@@ -43,7 +43,7 @@ func runTool(_ path: String, _ arguments: [String]) async throws -> (status: Int
 
 /// TLS-only behaviour, checked with independent clients (curl, openssl s_client, Python's ssl)
 /// and with raw bytes.
-@Suite(.serialized) struct TLSServerTests {
+@Suite(.serialized, .awaitsTeardown) struct TLSServerTests {
     @Test func curlGetsThePageOverVerifiedHTTPSWithTheCertificateItExpects() async throws {
         try await overTLS {
             try await withServer(echoRouter()) { _, port in

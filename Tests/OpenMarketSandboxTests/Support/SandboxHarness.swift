@@ -130,12 +130,7 @@ struct Multipart {
 /// Runs `body` against a fresh sandbox and always stops it (and removes its folder) afterwards.
 func withSandbox(dialect: Dialect = .v2a, strict: Bool = false, seed: Int = 0,
                  _ body: (SandboxHarness) async throws -> Void) async throws {
-    let harness = try SandboxHarness(dialect: dialect, strict: strict, seed: seed)
-    do {
-        try await body(harness)
-    } catch {
-        await harness.stop()
-        throw error
-    }
-    await harness.stop()
+    try await withServer({ try SandboxHarness(dialect: dialect, strict: strict, seed: seed) }, body)
 }
+
+extension SandboxHarness: StoppableServer {}
