@@ -174,6 +174,14 @@ public final class RawHTTPClient: @unchecked Sendable {
         return try paths.map { _ in try readResponseNow() }
     }
 
+    /// Blocking: the bytes that arrived within `milliseconds` (none if nothing did), kept for
+    /// the next `readResponseNow`.
+    public func arrivedNow(withinMilliseconds milliseconds: Int32) -> [UInt8] {
+        var watch = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        if buffer.isEmpty, poll(&watch, 1, milliseconds) == 1 { try? receive() }
+        return buffer
+    }
+
     /// Blocking `readsEOF`.
     public func readsEOFNow() -> Bool {
         guard buffer.isEmpty else { return false }

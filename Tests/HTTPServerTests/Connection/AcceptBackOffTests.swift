@@ -14,23 +14,17 @@ import TestSupport
     @Test func acceptRetriesAfterRunningOutOfDescriptors() async throws {
         let child = try await offPool { try BackOffChild() }
         defer { child.kill() }
-        let (early, answer) = try await offPool { () throws -> (String, String) in
-            let client = try LoopbackClient(port: child.port)
-            defer { client.close() }
+        let (early, answer) = try await offPool { () throws -> (String, RawResponse?) in
+            let client = try RawHTTPClient.connectNow(port: child.port, timeoutSeconds: 10)
             // Connected through the kernel's backlog; the server cannot accept it yet.
-            try client.send("GET /ping HTTP/1.1\r\nHost: localhost\r\n\r\n")
-            let early = client.read(waitingMilliseconds: 300)
+            try client.sendNow("GET /ping HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            let early = String(decoding: client.arrivedNow(withinMilliseconds: 300), as: UTF8.self)
             child.releaseDescriptors()
-            var answer = ""
-            let end = Date().addingTimeInterval(10)
-            while !answer.contains("pong") && !client.peerClosed && Date() < end {
-                answer += client.read(waitingMilliseconds: 100)
-            }
-            return (early, answer)
+            return (early, try? client.readResponseNow())
         }
         #expect(early.isEmpty, "answered while out of descriptors: \(early.debugDescription)")
-        #expect(answer.hasPrefix("HTTP/1.1 200"), "no answer once descriptors were free: \(answer.debugDescription)")
-        #expect(answer.contains("pong"))
+        #expect(answer?.status == 200, "no answer once descriptors were free")
+        #expect(answer?.text.contains("pong") == true)
         let status = try await offPool { child.finish() }
         #expect(status == 0, "the child server reported a failure")
     }
@@ -98,44 +92,4 @@ private final class BackOffChild: Sendable {
     func kill() {
         child.signal(SIGKILL)
     }
-}
-
-/// A blocking loopback client whose reads wait a bounded time (RawHTTPClient's wait for an answer).
-private final class LoopbackClient {
-    let fd: Int32
-    private(set) var peerClosed = false
-
-    init(port: Int) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let rc = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard fd >= 0, rc == 0 else {
-            if fd >= 0 { Glibc.close(fd) }
-            throw RawHTTPClient.Failure(description: "cannot connect to port \(port)")
-        }
-    }
-
-    func send(_ text: String) throws {
-        let bytes = Array(text.utf8)
-        guard Glibc.send(fd, bytes, bytes.count, Int32(MSG_NOSIGNAL)) == bytes.count else {
-            throw RawHTTPClient.Failure(description: "send failed")
-        }
-    }
-
-    /// What arrives within `waitingMilliseconds` ("" if nothing).
-    func read(waitingMilliseconds: Int32) -> String {
-        var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        guard poll(&poller, 1, waitingMilliseconds) == 1 else { return "" }
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        let n = recv(fd, &buffer, buffer.count, 0)
-        if n <= 0 { peerClosed = true; return "" }
-        return String(decoding: buffer[0..<n], as: UTF8.self)
-    }
-
-    func close() { Glibc.close(fd) }
 }
