@@ -55,6 +55,8 @@ import Testing
         let writes = WriteCounter()
         let harness = try await Self.start(writes)
         let existing = try await harness.makeProduct(name: "Green tea", stock: 3)
+        // The sandbox logs a request after answering it: wait until the register's write is counted.
+        #expect(await eventually { writes.count >= 1 })
         let before = writes.count
         let csv = "id,name,description,price,currency,stock,images\n"
             + "\(existing.id),,,\"13,500\",KRW,9,\n"
@@ -128,6 +130,7 @@ import Testing
         let writes = WriteCounter()
         let harness = try await Self.start(writes)
         let product = try await harness.makeProduct(name: "Green tea")
+        #expect(await eventually { writes.count >= 1 })   // the register's write, logged after its answer
         let before = writes.count
 
         let binary = try await Self.preview(harness, csv: TestImages.png(seed: 1))
