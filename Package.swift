@@ -42,12 +42,13 @@ let package = Package(
         .executableTarget(name: "openmarket-sandbox", dependencies: ["HTTPServer", "OpenMarketSandbox"]),
         .executableTarget(name: "server-benchmark", dependencies: ["HTTPServer", "HTTPClient"]),
 
-        .testTarget(name: "OpenMarketCoreTests", dependencies: ["OpenMarketCore"], exclude: ["Fixtures"]),
-        .testTarget(name: "NetworkIOTests", dependencies: ["NetworkIO"]),
+        .testTarget(name: "OpenMarketCoreTests", dependencies: ["OpenMarketCore", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "NetworkIOTests", dependencies: ["NetworkIO", "TestSupport"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore"]),
-        // Byte splitting for parser tests; child processes on posix_spawn (not Foundation's Process).
+        // The tests' kit: one raw HTTP client, one stub API, `eventually`, `withServer`, awaited teardown;
+        // byte splitting for parser tests; child processes on posix_spawn (not Foundation's Process).
         .systemLibrary(name: "CSpawn", path: "Tests/CSpawn"),
-        .target(name: "TestSupport", dependencies: ["CSpawn", "TLS"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["CSpawn", "TLS", "HTTPServer"], path: "Tests/TestSupport"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPClient", "NetworkIO", "TLS", "TestSupport"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPServer", "NetworkIO", "TLS", "TestSupport"]),
         .testTarget(name: "TLSTests", dependencies: ["TLS", "TestSupport"]),

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import HTTPClient
 import HTTPServer
+import TestSupport
 
 func clientRouter() -> Router {
     var r = Router()
@@ -32,7 +33,7 @@ func clientRouter() -> Router {
     return r
 }
 
-@Suite(.serialized) struct HTTPClientTests {
+@Suite(.serialized, .awaitsTeardown) struct HTTPClientTests {
     @Test func reusesOneConnectionForSequentialRequests() async throws {
         try await withServer(clientRouter()) { server, port in
             let client = HTTPClient()
@@ -132,24 +133,25 @@ func clientRouter() -> Router {
         "HTTP/1.1 200 OK\r\nSet-Cookie: a\r\n b\r\nContent-Length: 2\r\n\r\nok",
     ])
     func aMalformedAnswerIsAnError(answer: String) async throws {
-        let upstream = try CannedUpstream(answer: answer)
-        defer { upstream.stop() }
-        let client = HTTPClient()
-        await #expect(throws: HTTPClientError.malformedResponse) {
-            _ = try await client.send(method: "GET", url: URL(string: "http://127.0.0.1:\(upstream.port)/")!,
-                                      headers: [], body: nil, timeout: .seconds(10))
+        try await withServer({ try StubAPI.canned(answer) }) { upstream in
+            let client = HTTPClient()
+            await #expect(throws: HTTPClientError.malformedResponse) {
+                _ = try await client.send(method: "GET", url: URL(string: "http://127.0.0.1:\(upstream.port)/")!,
+                                          headers: [], body: nil, timeout: .seconds(10))
+            }
+            #expect(upstream.requests == 1)
         }
     }
 
     /// A body over the client's limit fails, declared (refused before a byte of it is read) or
     /// chunked (refused once it grows past the limit); one within it is answered.
     @Test func bodiesOverTheLimitAreMalformed() async throws {
-        let declared = try CannedUpstream(answer: "HTTP/1.1 200 OK\r\nContent-Length: 31457280\r\n\r\n[[[[")
-        let chunked = try CannedUpstream(answer: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n400\r\n"
-                                            + String(repeating: "x", count: 1024) + "\r\n400\r\n" + String(repeating: "y", count: 1024)
-                                            + "\r\n0\r\n\r\n")
-        let small = try CannedUpstream(answer: "HTTP/1.1 200 OK\r\nContent-Length: 1024\r\n\r\n" + String(repeating: "z", count: 1024))
-        defer { declared.stop(); chunked.stop(); small.stop() }
+        let declared = try StubAPI.canned("HTTP/1.1 200 OK\r\nContent-Length: 31457280\r\n\r\n[[[[")
+        let chunked = try StubAPI.canned("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n400\r\n"
+                                         + String(repeating: "x", count: 1024) + "\r\n400\r\n" + String(repeating: "y", count: 1024)
+                                         + "\r\n0\r\n\r\n")
+        let small = try StubAPI.canned("HTTP/1.1 200 OK\r\nContent-Length: 1024\r\n\r\n" + String(repeating: "z", count: 1024))
+        Teardown.add { await declared.stop(); await chunked.stop(); await small.stop() }
         let client = HTTPClient(maxResponseBodyBytes: 1536)
         for upstream in [declared, chunked] {
             await #expect(throws: HTTPClientError.malformedResponse) {

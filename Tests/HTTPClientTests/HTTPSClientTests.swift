@@ -7,31 +7,7 @@ import TestSupport
 
 /// `https://` on the client's own TLS (OpenSSL through the `TLS` target), against real TLS
 /// listeners with self-signed certificates: trust, names, dates, pooling and the body limit.
-@Suite(.serialized) struct HTTPSClientTests {
-    /// A TLS listener for one test, counting the connections (handshakes) it accepted.
-    final class TLSServer: @unchecked Sendable {
-        let server: HTTPServer
-        let port: Int
-        private let counter: Counter
-
-        init(_ certificate: SelfSignedTestCertificate, router: Router = clientRouter()) throws {
-            let context = try certificate.serverContext()
-            let count = Counter()
-            var configuration = ServerConfiguration(port: 0, accessLog: nil)
-            configuration.transportFactory = { fd in
-                count.increment()
-                return try TLSTransport(fd: fd, context: context)
-            }
-            server = HTTPServer(configuration: configuration, router: router)
-            port = try server.start()
-            counter = count
-        }
-
-        var acceptedConnections: Int { counter.value }
-
-        func stop() async { await server.shutdown(deadline: .seconds(1)) }
-    }
-
+@Suite(.serialized, .awaitsTeardown) struct HTTPSClientTests {
     final class Counter: @unchecked Sendable {
         private let lock = NSLock()
         private var count = 0
@@ -46,20 +22,21 @@ import TestSupport
     @Test func sequentialRequestsShareOneTLSConnection() async throws {
         let certificate = try SelfSignedTestCertificate.make()
         defer { certificate.remove() }
-        let server = try TLSServer(certificate)
-        let client = try Self.trusting(certificate)
-        for index in 0..<20 {
-            let url = URL(string: "https://127.0.0.1:\(server.port)/" + (index % 2 == 0 ? "json" : "stream"))!
-            let response = try await client.send(method: "GET", url: url, timeout: .seconds(10))
-            #expect(response.status == 200)
-            if index % 2 == 1 { #expect(response.body.count == 100_011) }   // chunked, bigger than one TLS record
+        // A stub counts the connections (handshakes) it accepted.
+        try await withServer({ try StubAPI(tls: certificate, router: clientRouter()) }) { server in
+            let client = try Self.trusting(certificate)
+            for index in 0..<20 {
+                let url = URL(string: "https://127.0.0.1:\(server.port)/" + (index % 2 == 0 ? "json" : "stream"))!
+                let response = try await client.send(method: "GET", url: url, timeout: .seconds(10))
+                #expect(response.status == 200)
+                if index % 2 == 1 { #expect(response.body.count == 100_011) }   // chunked, bigger than one TLS record
+            }
+            let echoed = try await client.send(method: "POST", url: URL(string: "https://127.0.0.1:\(server.port)/echo")!,
+                                               body: Data(repeating: 0x61, count: 300_000), timeout: .seconds(10))
+            #expect(echoed.body == Data(repeating: 0x61, count: 300_000))
+            #expect(server.connections == 1)
+            #expect(server.openConnections == 1)
         }
-        let echoed = try await client.send(method: "POST", url: URL(string: "https://127.0.0.1:\(server.port)/echo")!,
-                                           body: Data(repeating: 0x61, count: 300_000), timeout: .seconds(10))
-        #expect(echoed.body == Data(repeating: 0x61, count: 300_000))
-        #expect(server.acceptedConnections == 1)
-        #expect(server.server.openConnections == 1)
-        await server.stop()
     }
 
     /// The refusals name their reason; nothing reaches the handler.
@@ -83,15 +60,15 @@ import TestSupport
             return .text("should not be reached")
         }
         for (certificate, client, host, reason) in cases {
-            let server = try TLSServer(certificate, router: router)
-            do {
-                _ = try await client.send(method: "GET", url: URL(string: "https://\(host):\(server.port)/")!, timeout: .seconds(10))
-                Issue.record("\(reason): the request was answered")
-            } catch let error as HTTPClientError {
-                guard case .connectionFailed(let text) = error else { Issue.record("\(reason): \(error)"); continue }
-                #expect(text == "the server's TLS certificate was refused: \(reason)")
+            try await withServer({ try StubAPI(tls: certificate, router: router) }) { server in
+                do {
+                    _ = try await client.send(method: "GET", url: URL(string: "https://\(host):\(server.port)/")!, timeout: .seconds(10))
+                    Issue.record("\(reason): the request was answered")
+                } catch let error as HTTPClientError {
+                    guard case .connectionFailed(let text) = error else { Issue.record("\(reason): \(error)"); return }
+                    #expect(text == "the server's TLS certificate was refused: \(reason)")
+                }
             }
-            await server.stop()
         }
         #expect(handled.value == 0)
     }
@@ -110,20 +87,20 @@ import TestSupport
             }))
         }
         router.get("/declared") { _ in HTTPResponse(body: .data(Data(repeating: 0x5B, count: 30 << 20))) }
-        let server = try TLSServer(certificate, router: router)
-        let client = HTTPClient(maxResponseBodyBytes: 8 << 20,
-                                tls: try TLSContext.client(trustedCertificateFiles: [certificate.certificateFile], systemTrust: false))
-        for path in ["/huge", "/declared"] {
-            let started = ContinuousClock.now
-            await #expect(throws: HTTPClientError.malformedResponse) {
-                _ = try await client.send(method: "GET", url: URL(string: "https://127.0.0.1:\(server.port)\(path)")!,
-                                          timeout: .seconds(30))
+        try await withServer({ try StubAPI(tls: certificate, router: router) }) { server in
+            let client = HTTPClient(maxResponseBodyBytes: 8 << 20,
+                                    tls: try TLSContext.client(trustedCertificateFiles: [certificate.certificateFile], systemTrust: false))
+            for path in ["/huge", "/declared"] {
+                let started = ContinuousClock.now
+                await #expect(throws: HTTPClientError.malformedResponse) {
+                    _ = try await client.send(method: "GET", url: URL(string: "https://127.0.0.1:\(server.port)\(path)")!,
+                                              timeout: .seconds(30))
+                }
+                #expect(ContinuousClock.now - started < .seconds(20), "\(path)")
             }
-            #expect(ContinuousClock.now - started < .seconds(20), "\(path)")
+            let fine = try await client.send(method: "GET", url: URL(string: "https://127.0.0.1:\(server.port)/json")!, timeout: .seconds(10))
+            #expect(fine.status == 200)
         }
-        let fine = try await client.send(method: "GET", url: URL(string: "https://127.0.0.1:\(server.port)/json")!, timeout: .seconds(10))
-        #expect(fine.status == 200)
-        await server.stop()
     }
 
     /// A 3xx comes back as it is: the client never asks the address in `Location`.
@@ -138,13 +115,13 @@ import TestSupport
             router.notFoundHandler = { _ in
                 HTTPResponse(status: 307, headers: HTTPHeaders([("Location", "http://127.0.0.1:\(otherPort)/steal")]))
             }
-            let server = try TLSServer(certificate, router: router)
-            let client = try Self.trusting(certificate)
-            let answer = try await client.send(method: "POST", url: URL(string: "https://127.0.0.1:\(server.port)/v2/products")!,
-                                               headers: [("identifier", "vendor-id")], body: Data("secret".utf8), timeout: .seconds(10))
-            #expect(answer.status == 307)
-            #expect(elsewhere.value == 0)
-            await server.stop()
+            try await withServer({ try StubAPI(tls: certificate, router: router) }) { server in
+                let client = try Self.trusting(certificate)
+                let answer = try await client.send(method: "POST", url: URL(string: "https://127.0.0.1:\(server.port)/v2/products")!,
+                                                   headers: [("identifier", "vendor-id")], body: Data("secret".utf8), timeout: .seconds(10))
+                #expect(answer.status == 307)
+                #expect(elsewhere.value == 0)
+            }
         }
     }
 

@@ -4,7 +4,7 @@ import TestSupport
 
 /// The tests' own launcher (posix_spawn, instead of Foundation's `Process`). Each test's blocking
 /// calls run through `offPool`, off the pool the in-process servers of other tests need.
-@Suite struct ChildProcessTests {
+@Suite(.awaitsTeardown) struct ChildProcessTests {
     @Test func exitCodesOutputAndErrorAreReported() async throws {
         let ok = try await offPool { try ChildProcess.run("/bin/sh", ["-c", "echo out; echo err >&2"]) }
         #expect(ok.termination == .exited(0))

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import NetworkIO
 
@@ -28,7 +29,7 @@ import NetworkIO
         let waiters = (0..<(cores + 2)).map { _ in
             Task { await BlockingThread().run { started.withLock { $0 += 1 }; release.wait() } }
         }
-        while started.value < cores + 2 { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(await eventually { started.value == cores + 2 })
         let stillServed = await Task.detached { 42 }.value
         #expect(stillServed == 42)
         for _ in waiters { release.signal() }

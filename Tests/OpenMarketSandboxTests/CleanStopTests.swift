@@ -7,7 +7,7 @@ import Glibc
 
 /// Issue 28 on `openmarket-sandbox`: every request answered before SIGTERM keeps its access-log
 /// line, in order, and the process exits 0 (docs/architecture.md, "Stopping").
-@Suite struct SandboxCleanStopTests {
+@Suite(.awaitsTeardown) struct SandboxCleanStopTests {
     /// Even requests list products (200), odd ones ask for a product that does not exist (404),
     /// so the log's sequence of routes and statuses shows the order.
     static func path(client: Int, request: Int) -> String {
@@ -67,10 +67,10 @@ import Glibc
         let printed = try await offPool { try child.readOutput { $0.range(of: url, options: .regularExpression) != nil } }
         let port = Int(printed[printed.range(of: url, options: .regularExpression)!].split(separator: ":").last ?? "") ?? 0
         let answered = try await offPool { () throws -> Int in
-            let connection = try KeepAliveClient(port: port)
+            let connection = try RawHTTPClient.connectNow(port: port)
             var count = 0
             for batch in 0..<30 {
-                count += try connection.pipeline((0..<100).map { "/api/products/\(800_000 + batch * 100 + $0)" }).count
+                count += try connection.pipelineNow((0..<100).map { "/api/products/\(800_000 + batch * 100 + $0)" }).count
             }
             return count
         }
@@ -94,9 +94,9 @@ import Glibc
         let printed = try await offPool { try child.readOutput { $0.range(of: url, options: .regularExpression) != nil } }
         let port = Int(printed[printed.range(of: url, options: .regularExpression)!].split(separator: ":").last ?? "") ?? 0
         let answered = try await offPool { () throws -> Int in
-            let connection = try KeepAliveClient(port: port)
+            let connection = try RawHTTPClient.connectNow(port: port)
             return try (0..<30).reduce(0) { count, batch in
-                count + (try connection.pipeline((0..<100).map { "/api/products/\(700_000 + batch * 100 + $0)" }).count)
+                count + (try connection.pipelineNow((0..<100).map { "/api/products/\(700_000 + batch * 100 + $0)" }).count)
             }
         }
         child.signal(SIGTERM)

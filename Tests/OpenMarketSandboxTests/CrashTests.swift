@@ -4,10 +4,11 @@ import OpenMarketCore
 import SQLiteStore
 import Testing
 @testable import OpenMarketSandbox
+import TestSupport
 
 /// Kill -9 the sandbox process in the middle of concurrent registers and edits; after a
 /// restart on the same folder, everything it acknowledged is there, byte for byte.
-@Suite struct CrashTests {
+@Suite(.awaitsTeardown) struct CrashTests {
     static let vendor = VendorSeed(name: "crash", identifier: "c7a5b0c2-0000-4000-8000-00000000c0de", secret: "crash-secret")
 
     /// What the client was told (acknowledged) about one product, and an edit maybe in flight.
@@ -49,7 +50,7 @@ import Testing
                 multipart.add(name: "images", filename: "\(index).png", data: Data(image))
             }
             multipart.finish()
-            guard let response = try? await RawHTTP.send(
+            guard let response = try? await RawHTTPClient.request(
                 port: port, method: "POST", path: "/api/products",
                 headers: [("Content-Type", multipart.contentType), ("identifier", vendor.identifier)], body: multipart.body),
                   response.status == 200, let id = response.json?["id"] as? Int else { return }
@@ -57,7 +58,7 @@ import Testing
 
             for stock in [round * 10, round * 10 + 1] {
                 await ledger.sending(stock: stock, for: id)
-                guard let edited = try? await RawHTTP.send(
+                guard let edited = try? await RawHTTPClient.request(
                     port: port, method: "PATCH", path: "/api/products/\(id)",
                     headers: [("Content-Type", "application/json"), ("identifier", vendor.identifier)],
                     body: Data(#"{"secret":"\#(vendor.secret)","stock":\#(stock)}"#.utf8)),
@@ -83,10 +84,7 @@ import Testing
             }
         }
         // Let a good number of writes be acknowledged, then kill while the workers are mid-stream.
-        let deadline = ContinuousClock.now + .seconds(60)
-        while await ledger.count < 24 && ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        _ = await eventually(seconds: 60) { await ledger.count >= 24 }
         try await first.crash()
         workers.cancel()
         await workers.value
@@ -103,7 +101,7 @@ import Testing
         let second = try await SandboxProcess.start(arguments)
         var referenced = Set<String>()
         for (id, expected) in acknowledged {
-            let response = try await RawHTTP.send(port: second.port, method: "GET", path: "/api/products/\(id)")
+            let response = try await RawHTTPClient.request(port: second.port, method: "GET", path: "/api/products/\(id)")
             #expect(response.status == 200, "product \(id) lost")
             guard let detail = response.json else { continue }
             #expect(detail["name"] as? String == expected.name)
@@ -115,20 +113,20 @@ import Testing
             for (image, bytes) in zip(images, expected.images) {
                 let url = try #require(URL(string: image["url"] as? String ?? ""))
                 referenced.insert(url.lastPathComponent)
-                let served = try await RawHTTP.send(port: second.port, method: "GET", path: url.path)
+                let served = try await RawHTTPClient.request(port: second.port, method: "GET", path: url.path)
                 #expect(served.status == 200 && [UInt8](served.body) == bytes, "image of product \(id) differs")
             }
         }
 
         // It serves normally: a new product gets a fresh id, and the list counts every product.
         let multipart = Multipart.product(dialect: .v2a, secret: Self.vendor.secret, images: [SampleProducts.image(index: 1, imageIndex: 1)])
-        let fresh = try await RawHTTP.send(port: second.port, method: "POST", path: "/api/products",
+        let fresh = try await RawHTTPClient.request(port: second.port, method: "POST", path: "/api/products",
                                            headers: [("Content-Type", multipart.contentType), ("identifier", Self.vendor.identifier)],
                                            body: multipart.body)
         #expect(fresh.status == 200)
         let freshID = fresh.json?["id"] as? Int ?? 0
         #expect(freshID > acknowledged.keys.max() ?? 0)
-        let list = try await RawHTTP.send(port: second.port, method: "GET", path: "/api/products?items_per_page=100")
+        let list = try await RawHTTPClient.request(port: second.port, method: "GET", path: "/api/products?items_per_page=100")
         let total = list.json?["total_count"] as? Int ?? 0
         #expect(total >= acknowledged.count + 1)
 
@@ -136,7 +134,7 @@ import Testing
         let pages = (list.json?["pages"] as? [[String: Any]]) ?? []
         var allReferenced = Set<String>()
         for page in pages {
-            let detail = try await RawHTTP.send(port: second.port, method: "GET", path: "/api/products/\(page["id"] as? Int ?? 0)")
+            let detail = try await RawHTTPClient.request(port: second.port, method: "GET", path: "/api/products/\(page["id"] as? Int ?? 0)")
             for image in (detail.json?["images"] as? [[String: Any]]) ?? [] {
                 allReferenced.insert(URL(string: image["url"] as? String ?? "")?.lastPathComponent ?? "")
             }

@@ -1,16 +1,17 @@
 import Foundation
 import Testing
 @testable import OpenMarketSandbox
+import TestSupport
 
 /// The `openmarket-sandbox` executable as a user meets it.
-@Suite struct ExecutableTests {
+@Suite(.awaitsTeardown) struct ExecutableTests {
     @Test func printsTheDemoVendorOnlyOnTheFirstStart() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let first = try await SandboxProcess.start(["--data", folder.url.path])
         #expect(first.startupOutput.contains("listening on http://127.0.0.1:\(first.port)"))
         #expect(first.startupOutput.contains("identifier: ") && first.startupOutput.contains("password: "))
-        let health = try await RawHTTP.send(port: first.port, method: "GET", path: "/healthChecker")
+        let health = try await RawHTTPClient.request(port: first.port, method: "GET", path: "/healthChecker")
         #expect(health.text == "\"OK\"")
         #expect(try await first.stop() == 0)
 

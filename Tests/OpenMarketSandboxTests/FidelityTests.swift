@@ -17,7 +17,7 @@ import TestSupport
         let multipart = Multipart.product(dialect: dialect, secret: harness.secret, images: [SampleProducts.image(index: 2, imageIndex: 0)])
         var headers = [("Content-Type", multipart.contentType)]
         headers.append(("identifier", harness.identifier))
-        let created = try await RawHTTP.send(port: harness.port, method: "POST", path: "/api/products/", headers: headers, body: multipart.body)
+        let created = try await RawHTTPClient.request(port: harness.port, method: "POST", path: "/api/products/", headers: headers, body: multipart.body)
         #expect(created.status == 200, "\(created.text)")
         let id = try #require(created.json?["id"] as? Int)
         let list = try await harness.get("/api/products/?page_no=1&items_per_page=100&search_value=")
@@ -48,7 +48,7 @@ import TestSupport
         let harness = try SandboxHarness(dialect: .v1)
         Teardown.add { await harness.stop() }
         let form = V1APITests.form(V1APITests.validFields)
-        let created = try await RawHTTP.send(port: harness.port, method: "POST", path: "/item/",
+        let created = try await RawHTTPClient.request(port: harness.port, method: "POST", path: "/item/",
                                              headers: [("Content-Type", form.contentType)], body: form.body)
         #expect(created.status == 200)
         let detail = try OpenMarketJSON.decodeV1Detail(created.body)
@@ -58,7 +58,7 @@ import TestSupport
         #expect(try await harness.get(URL(string: detail.images[0])!.path + "/").status == 200)
         #expect(try await harness.get(URL(string: detail.thumbnails[0])!.path + "/").status == 200)
         let edit = V1APITests.form([("password", "pw 1234"), ("stock", "2")], images: [])
-        #expect(try await RawHTTP.send(port: harness.port, method: "PATCH", path: "/item/\(detail.id)/",
+        #expect(try await RawHTTPClient.request(port: harness.port, method: "PATCH", path: "/item/\(detail.id)/",
                                        headers: [("Content-Type", edit.contentType)], body: edit.body).status == 200)
         #expect(try await harness.send("DELETE", "/item/\(detail.id)/", json: #"{"password":"pw 1234"}"#).status == 200)
     }

@@ -2,9 +2,10 @@ import Foundation
 import OpenMarketCore
 import Testing
 @testable import OpenMarketSandbox
+import TestSupport
 
 /// GET endpoints over real HTTP, checked byte for byte.
-@Suite struct SandboxReadTests {
+@Suite(.awaitsTeardown) struct SandboxReadTests {
     @Test func healthCheckAnswersQuotedOKAsPlainText() async throws {
         try await withSandbox { harness in
             let response = try await harness.get("/healthChecker")
@@ -143,7 +144,7 @@ import Testing
             let id = try await harness.registerProduct()
             func answer(host: String) async throws -> RawResponse {
                 let request = "GET /api/products/\(id) HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n\r\n"
-                return try await RawHTTP.send(port: harness.port, bytes: Data(request.utf8))
+                return try await RawHTTPClient.exchange(port: harness.port, bytes: Array(request.utf8))
             }
             func detail(host: String) async throws -> String { try await answer(host: host).text }
             #expect(try await detail(host: "localhost:\(harness.port)").contains("\"url\":\"http://localhost:\(harness.port)/media/"))

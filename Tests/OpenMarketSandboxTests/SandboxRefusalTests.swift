@@ -2,10 +2,11 @@ import Foundation
 import OpenMarketCore
 import Testing
 @testable import OpenMarketSandbox
+import TestSupport
 
 /// Bad input on purpose: each refusal has its documented status, the JSON error body with a
 /// message naming the field, and leaves the store as it was.
-@Suite struct SandboxRefusalTests {
+@Suite(.awaitsTeardown) struct SandboxRefusalTests {
     /// Checks status, the exact error JSON shape and (when given) the message, and that the
     /// products and image files are unchanged.
     private func expectRefusal(_ harness: SandboxHarness, status: Int, message: String? = nil, containing: String? = nil,

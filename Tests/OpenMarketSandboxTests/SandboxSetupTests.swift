@@ -2,9 +2,10 @@ import Foundation
 import OpenMarketCore
 import Testing
 @testable import OpenMarketSandbox
+import TestSupport
 
 /// Start-up: the demo vendor, configured vendors, vendors.json, sample data, the command line.
-@Suite struct SandboxSetupTests {
+@Suite(.awaitsTeardown) struct SandboxSetupTests {
     @Test func demoVendorIsCreatedOnceWithRandomCredentials() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -37,7 +38,7 @@ import Testing
 
         func register(identifier: String, secret: String) async throws -> RawResponse {
             let multipart = Multipart.product(dialect: .v2a, secret: secret, images: [SampleProducts.image(index: 0, imageIndex: 0)])
-            return try await RawHTTP.send(port: port, method: "POST", path: "/api/products",
+            return try await RawHTTPClient.request(port: port, method: "POST", path: "/api/products",
                                           headers: [("Content-Type", multipart.contentType), ("identifier", identifier)],
                                           body: multipart.body)
         }

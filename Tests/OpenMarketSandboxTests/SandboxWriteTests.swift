@@ -1,10 +1,11 @@
 import Foundation
 import OpenMarketCore
 import Testing
+import TestSupport
 @testable import OpenMarketSandbox
 
 /// Register, edit and delete over real HTTP, raw and through the client core, in both dialects.
-@Suite struct SandboxWriteTests {
+@Suite(.awaitsTeardown) struct SandboxWriteTests {
     @Test(arguments: [Dialect.v2a, .v2b])
     func clientCoreRoundTrip(dialect: Dialect) async throws {
         try await withSandbox(dialect: dialect) { harness in

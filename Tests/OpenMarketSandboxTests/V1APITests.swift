@@ -26,7 +26,7 @@ import TestSupport
     ]
 
     static func send(_ harness: SandboxHarness, _ method: String, _ path: String, _ multipart: Multipart) async throws -> RawResponse {
-        try await RawHTTP.send(port: harness.port, method: method, path: path,
+        try await RawHTTPClient.request(port: harness.port, method: method, path: path,
                                headers: [("Content-Type", multipart.contentType)], body: multipart.body)
     }
 
@@ -34,7 +34,7 @@ import TestSupport
                          images: [[UInt8]] = [png]) async throws -> Int {
         let response = try await send(harness, "POST", "/item", form(fields, images: images))
         guard response.status == 200, let id = response.json?["id"] as? Int else {
-            throw RawHTTP.Failure(description: "register failed: \(response.status) \(response.text)")
+            throw RawHTTPClient.Failure(description: "register failed: \(response.status) \(response.text)")
         }
         return id
     }
@@ -118,8 +118,8 @@ import TestSupport
         }
         Self.expectError(try await harness.get("/item/999"), 404, "Not Found")
         Self.expectError(try await harness.get("/item/abc"), 400, "id: must be a whole number")
-        Self.expectError(try await RawHTTP.send(port: harness.port, method: "POST", path: "/item/1"), 404, "Not Found")
-        Self.expectError(try await RawHTTP.send(port: harness.port, method: "PUT", path: "/item/1"), 404, "Not Found")
+        Self.expectError(try await RawHTTPClient.request(port: harness.port, method: "POST", path: "/item/1"), 404, "Not Found")
+        Self.expectError(try await RawHTTPClient.request(port: harness.port, method: "PUT", path: "/item/1"), 404, "Not Found")
         Self.expectError(try await harness.send("POST", "/api/products", json: "{}"), 404, "Not Found")
     }
 
@@ -184,14 +184,14 @@ import TestSupport
         let other = try await Self.register(harness)
         let detail = try OpenMarketJSON.decodeV1Detail(try await harness.get("/item/\(id)").body)
         for body in ["", "{}", "[1]", #"{"password":1234}"#, #"{"password":""}"#, "not json"] {
-            let response = try await RawHTTP.send(port: harness.port, method: "DELETE", path: "/item/\(id)",
+            let response = try await RawHTTPClient.request(port: harness.port, method: "DELETE", path: "/item/\(id)",
                                                   headers: [("Content-Type", "application/json")], body: Data(body.utf8))
             #expect(response.status == 400, "\(body): \(response.text)")
         }
         Self.expectError(try await harness.send("DELETE", "/item/\(id)", json: #"{"password":"nope"}"#),
                          401, "Cannot find data for ID and password")
         // Jan 2021 clients also sent "id": ignored, even naming another item; any Content-Type.
-        let deleted = try await RawHTTP.send(port: harness.port, method: "DELETE", path: "/item/\(id)/",
+        let deleted = try await RawHTTPClient.request(port: harness.port, method: "DELETE", path: "/item/\(id)/",
                                              headers: [("Content-Type", "text/plain")],
                                              body: Data(#"{"id":\#(other),"password":"pw 1234"}"#.utf8))
         #expect(deleted.status == 200)
@@ -251,7 +251,7 @@ import TestSupport
         Teardown.add { await harness.stop() }
         let valid = Self.form(Self.validFields)
         func raw(_ contentType: String, _ body: Data) async throws -> RawResponse {
-            try await RawHTTP.send(port: harness.port, method: "POST", path: "/item",
+            try await RawHTTPClient.request(port: harness.port, method: "POST", path: "/item",
                                    headers: [("Content-Type", contentType)], body: body)
         }
         // JSON instead of multipart (a Jan 2021 client did this).

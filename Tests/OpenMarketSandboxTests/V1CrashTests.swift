@@ -4,11 +4,12 @@ import OpenMarketCore
 import SQLiteStore
 import Testing
 @testable import OpenMarketSandbox
+import TestSupport
 
 /// Kill -9 a `--dialect v1` sandbox in the middle of concurrent registers, edits (with image
 /// replacement) and deletes; after a restart on the same folder, everything it acknowledged is
 /// there byte for byte, deleted items stay deleted, and no orphan file is left.
-@Suite struct V1CrashTests {
+@Suite(.awaitsTeardown) struct V1CrashTests {
     struct Expected: Sendable {
         var title: String
         var images: [[UInt8]]
@@ -49,7 +50,7 @@ import Testing
             let images = (0..<(1 + round % 2)).map { image(number, round, $0) }
             let form = V1APITests.form([("title", title), ("descriptions", "crash"), ("price", "\(100 + round)"),
                                         ("currency", "KRW"), ("stock", "1"), ("password", "pw\(number)")], images: images)
-            guard let created = try? await RawHTTP.send(port: port, method: "POST", path: "/item",
+            guard let created = try? await RawHTTPClient.request(port: port, method: "POST", path: "/item",
                                                         headers: [("Content-Type", form.contentType)], body: form.body),
                   created.status == 200, let id = created.json?["id"] as? Int else { return }
             await ledger.acknowledge(id, Expected(title: title, images: images, stock: 1))
@@ -58,14 +59,14 @@ import Testing
             let stock = round * 10
             await ledger.sending(id, stock: stock, images: newImages)
             let edit = V1APITests.form([("password", "pw\(number)"), ("stock", "\(stock)")], images: newImages)
-            guard let edited = try? await RawHTTP.send(port: port, method: "PATCH", path: "/item/\(id)",
+            guard let edited = try? await RawHTTPClient.request(port: port, method: "PATCH", path: "/item/\(id)",
                                                        headers: [("Content-Type", edit.contentType)], body: edit.body),
                   edited.status == 200 else { return }
             await ledger.acknowledged(id, stock: stock, images: newImages)
 
             if round % 3 == 0 {
                 await ledger.deleting(id)
-                guard let gone = try? await RawHTTP.send(port: port, method: "DELETE", path: "/item/\(id)",
+                guard let gone = try? await RawHTTPClient.request(port: port, method: "DELETE", path: "/item/\(id)",
                                                          headers: [("Content-Type", "application/json")],
                                                          body: Data(#"{"password":"pw\#(number)"}"#.utf8)),
                       gone.status == 200 else { return }
@@ -87,10 +88,7 @@ import Testing
                 for number in 0..<4 { group.addTask { await Self.worker(number, port: port, ledger: ledger) } }
             }
         }
-        let deadline = ContinuousClock.now + .seconds(60)
-        while await ledger.count < 20 && ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        _ = await eventually(seconds: 60) { await ledger.count >= 20 }
         try await first.crash()
         workers.cancel()
         await workers.value
@@ -106,7 +104,7 @@ import Testing
 
         let second = try await SandboxProcess.start(arguments)
         for (id, expected) in acknowledged {
-            let response = try await RawHTTP.send(port: second.port, method: "GET", path: "/item/\(id)")
+            let response = try await RawHTTPClient.request(port: second.port, method: "GET", path: "/item/\(id)")
             if deleting.contains(id) && response.status == 404 { continue }   // a delete in flight may have committed
             #expect(response.status == 200, "item \(id) lost")
             guard let detail = try? OpenMarketJSON.decodeV1Detail(response.body) else { continue }
@@ -114,18 +112,18 @@ import Testing
             let outcomes = [(expected.stock, expected.images)] + (expected.inFlight.map { [($0.stock, $0.images)] } ?? [])
             var served: [[UInt8]] = []
             for url in detail.images {
-                served.append([UInt8](try await RawHTTP.send(port: second.port, method: "GET", path: URL(string: url)!.path).body))
+                served.append([UInt8](try await RawHTTPClient.request(port: second.port, method: "GET", path: URL(string: url)!.path).body))
             }
             #expect(outcomes.contains { $0.0 == detail.stock && $0.1 == served }, "item \(id): stock \(detail.stock)")
         }
         for id in deleted {
-            #expect(try await RawHTTP.send(port: second.port, method: "GET", path: "/item/\(id)").status == 404)
+            #expect(try await RawHTTPClient.request(port: second.port, method: "GET", path: "/item/\(id)").status == 404)
         }
         // No orphan files: every file in the media folder belongs to a stored item.
         var referenced = Set<String>()
         var page = 1
         while true {
-            let list = try OpenMarketJSON.decodeV1ListPage(try await RawHTTP.send(port: second.port, method: "GET", path: "/items/\(page)").body)
+            let list = try OpenMarketJSON.decodeV1ListPage(try await RawHTTPClient.request(port: second.port, method: "GET", path: "/items/\(page)").body)
             if list.items.isEmpty { break }
             for item in list.items {
                 for url in item.thumbnails { referenced.insert(V1MediaName.stored(String(url.split(separator: "/").last!)) ?? "?") }

@@ -21,12 +21,12 @@ public enum StopTraffic {
             Thread.detachNewThread {
                 defer { group.leave() }
                 let outcome = Result { () throws -> [Answer] in
-                    let connection = try KeepAliveClient(port: port)
+                    let connection = try RawHTTPClient.connectNow(port: port)
                     let paths = (0..<requests).map { path(client, $0) }
                     let oneByOne = paths.count / 2
                     var statuses: [Int] = []
-                    for single in paths[..<oneByOne] { statuses.append(try connection.get(single)) }
-                    statuses += try connection.pipeline(Array(paths[oneByOne...]))
+                    for single in paths[..<oneByOne] { statuses += try connection.pipelineNow([single]).map(\.status) }
+                    statuses += try connection.pipelineNow(Array(paths[oneByOne...])).map(\.status)
                     return zip(paths, statuses).map { Answer(path: $0, status: $1) }
                 }
                 results.withLock { $0[client] = outcome }

@@ -1,0 +1,104 @@
+import Foundation
+import TestSupport
+
+struct TestClientFailure: Error, CustomStringConvertible { var description: String }
+
+/// A small browser for route tests: real HTTP/1.1 through the test kit's `RawHTTPClient` (one
+/// connection per request), no redirect following, and a cookie jar.
+final class TestBrowser: @unchecked Sendable {
+    let port: Int
+    private let lock = NSLock()
+    private var jar: [String: String] = [:]
+    /// Sent as `Origin` on POSTs, like a browser does for same-origin forms.
+    var origin: String?
+    /// The `Host` header (default `127.0.0.1:PORT`); a rebinding page would send its own name.
+    var host: String?
+    /// Seconds a request may take (sending, then waiting for the whole answer) before it fails.
+    var timeout = 60
+
+    init(port: Int) {
+        self.port = port
+        origin = "http://127.0.0.1:\(port)"
+    }
+
+    var cookies: [String: String] { lock.withLock { jar } }
+    func setCookie(_ name: String, _ value: String?) { lock.withLock { jar[name] = value } }
+
+    func get(_ path: String, headers: [(String, String)] = []) async throws -> RawResponse {
+        try await send("GET", path, headers: headers, body: nil)
+    }
+
+    func post(_ path: String, form: [(String, String)], headers: [(String, String)] = []) async throws -> RawResponse {
+        let body = form.map { Self.formEncode($0.0) + "=" + Self.formEncode($0.1) }.joined(separator: "&")
+        return try await send("POST", path, headers: [("Content-Type", "application/x-www-form-urlencoded")] + headers,
+                              body: Data(body.utf8))
+    }
+
+    struct FilePart { var name = "images"; var filename: String; var type = "application/octet-stream"; var data: Data }
+
+    func postMultipart(_ path: String, fields: [(String, String)], files: [FilePart],
+                       headers: [(String, String)] = []) async throws -> RawResponse {
+        let boundary = "----test\(UUID().uuidString)"
+        var body = Data()
+        for (name, value) in fields {
+            body.append(Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n".utf8))
+        }
+        for file in files {
+            body.append(Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(file.name)\"; filename=\"\(file.filename)\"\r\nContent-Type: \(file.type)\r\n\r\n".utf8))
+            body.append(file.data)
+            body.append(Data("\r\n".utf8))
+        }
+        body.append(Data("--\(boundary)--\r\n".utf8))
+        return try await send("POST", path, headers: [("Content-Type", "multipart/form-data; boundary=\(boundary)")] + headers,
+                              body: body)
+    }
+
+    func send(_ method: String, _ path: String, headers: [(String, String)], body: Data?) async throws -> RawResponse {
+        var head = "\(method) \(path) HTTP/1.1\r\nHost: \(host ?? "127.0.0.1:\(port)")\r\nConnection: close\r\n"
+        let cookieHeader = cookies.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: "; ")
+        if !cookieHeader.isEmpty { head += "Cookie: \(cookieHeader)\r\n" }
+        if method == "POST", let origin, !headers.contains(where: { $0.0.lowercased() == "origin" }) {
+            head += "Origin: \(origin)\r\n"
+        }
+        for (name, value) in headers { head += "\(name): \(value)\r\n" }
+        if let body, !headers.contains(where: { $0.0.lowercased() == "content-length" }) {
+            head += "Content-Length: \(body.count)\r\n"
+        }
+        head += "\r\n"
+        var request = Data(head.utf8)
+        if let body { request.append(body) }
+        let response = try await RawHTTPClient.exchange(port: port, bytes: Array(request), timeoutSeconds: timeout)
+        for value in response.headers("Set-Cookie") {
+            let pair = value.split(separator: ";")[0].split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard pair.count == 2 else { continue }
+            let expired = value.contains("Max-Age=0")
+            setCookie(String(pair[0]), expired ? nil : String(pair[1]))
+        }
+        return response
+    }
+
+    static func formEncode(_ text: String) -> String {
+        var allowed = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)...Unicode.Scalar(127)))
+        allowed.insert(charactersIn: "-._~")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+    }
+}
+
+extension RawResponse {
+    /// The value of `<input … name="NAME" … value="…">` (first match), unescaped for &amp; etc.
+    func inputValue(_ name: String) -> String? {
+        let page = text
+        guard let nameRange = page.range(of: "name=\"\(name)\"") else { return nil }
+        let tagStart = page[..<nameRange.lowerBound].lastIndex(of: "<") ?? page.startIndex
+        let tagEnd = page[nameRange.upperBound...].firstIndex(of: ">") ?? page.endIndex
+        let tag = page[tagStart..<tagEnd]
+        guard let valueStart = tag.range(of: "value=\"") else { return nil }
+        let rest = tag[valueStart.upperBound...]
+        guard let quote = rest.firstIndex(of: "\"") else { return nil }
+        return String(rest[..<quote]).replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
+            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
+    }
+
+    func count(of needle: String) -> Int { text.components(separatedBy: needle).count - 1 }
+}
+
