@@ -4,7 +4,7 @@ import TestSupport
 
 /// Typed views (issue 26, item 3): a template that names a field its view lacks stops the panel
 /// at start-up with `file.html:line`, instead of rendering a hole or failing mid-request.
-@Suite struct TypedViewStartupTests {
+@Suite(.awaitsTeardown) struct TypedViewStartupTests {
     @Test func aTemplateNamingAMissingFieldStopsThePanelAtStart() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("typed-views-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
