@@ -188,6 +188,20 @@ extension Connection {
         startingHandler = false
         guard let response = inlineResponse else { return }
         inlineResponse = nil
+        guard !hasBody && !bodyRefused else {
+            // Answered after the body's events, as a suspending handler's answer would be.
+            loop.execute { [self] in
+                respond(response, to: exchange)
+                updateInterest()
+            }
+            return
+        }
+        // A request without a body: the parser's next event is its end, taken here as the
+        // parse loop would take it before a suspending handler's answer.
+        let end = parser.next()
+        assert(end == .end, "a request without a body ends right after its head")
+        exchange.reception = .complete
+        exchange.body.finish()
         // The caller's parse loop goes on to a pipelined request: no nested one from here.
         answeringSynchronously = true
         respond(response, to: exchange)

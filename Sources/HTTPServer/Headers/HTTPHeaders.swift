@@ -159,8 +159,9 @@ public struct HTTPHeaders: Sendable, Sequence, Equatable {
 
     private mutating func replace(_ key: Key, with value: String?) {
         remove(key)
-        guard let value else { return }
-        if let known = key.known { add(known, value) } else { add(key.name, value) }
+        guard let value, ASCII.isToken(key.name) else { return }
+        // The name as the caller spelled it goes on the wire, as it always did.
+        entries.append(.field(Field(name: key.name, known: key.known, value: Self.sanitized(value))))
     }
 
     private mutating func remove(_ key: Key) {
