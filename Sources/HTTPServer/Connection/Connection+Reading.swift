@@ -177,7 +177,7 @@ extension Connection {
         Task.immediate(executorPreference: loop) { [self, bodyRefused] in
             let response = await router.respond(to: request, match: match, bodyRefused: bodyRefused)
             if loop.inLoopThread && startingHandler {
-                inlineResponse = response
+                exchange.inlineResponse = response
                 return
             }
             loop.execute { [self] in
@@ -186,8 +186,8 @@ extension Connection {
             }
         }
         startingHandler = false
-        guard let response = inlineResponse else { return }
-        inlineResponse = nil
+        guard let response = exchange.inlineResponse else { return }
+        exchange.inlineResponse = nil
         guard !hasBody && !bodyRefused else {
             // Answered after the body's events, as a suspending handler's answer would be.
             loop.execute { [self] in

@@ -30,11 +30,11 @@ final class Connection: EventLoopClient, @unchecked Sendable {
     /// to the next request itself (no nested `process`).
     var answeringSynchronously = false
     /// True while a handler task runs synchronously inside `begin` (`Task.immediate`); an answer
-    /// it gives meanwhile waits in `inlineResponse` and is sent when `Task.immediate` returns.
+    /// it gives meanwhile waits in the exchange (`Exchange.inlineResponse`) and is sent when
+    /// `Task.immediate` returns.
     var startingHandler = false
-    var inlineResponse: HTTPResponse?
     /// The last Host the static route admitted on this connection (see `admits(host:route:)`).
-    var admittedHost: [UInt8]?
+    var admittedHost: String?
     /// What epoll is currently asked to report (a cache of the registration, derived from the
     /// state by `updateInterest`).
     private var registered: (read: Bool, write: Bool) = (true, false)
