@@ -22,29 +22,56 @@ public enum KnownHeader: UInt8, CaseIterable, Sendable {
         "Strict-Transport-Security",
     ]
 
-    /// The lowercased spellings grouped by length, so a lookup compares only names of its length.
-    private static let byLength: [[(KnownHeader, [UInt8])]] = {
-        var table = [[(KnownHeader, [UInt8])]](repeating: [], count: 32)
-        for header in allCases {
-            let lower = header.name.utf8.map(ASCII.lowercased)
-            table[lower.count].append((header, lower))
-        }
-        return table
-    }()
-
     /// The case a name spells, ignoring ASCII case; nil for any other name.
     public init?(_ name: String) {
-        var copy = name
-        guard let found = copy.withUTF8({ Self.find(UnsafeRawBufferPointer($0)) }) else { return nil }
+        let found = name.utf8.withContiguousStorageIfAvailable { Self.find(UnsafeRawBufferPointer($0)) }
+            ?? Self.find(ArraySlice(name.utf8))
+        guard let found else { return nil }
         self = found
     }
 
-    /// The case the bytes of a field name spell, ignoring ASCII case.
+    /// The case the bytes of a field name spell, ignoring ASCII case. A switch on the length,
+    /// then static spellings: this runs for every field parsed and every name looked up, so it
+    /// neither allocates nor retains anything.
     static func find(_ bytes: UnsafeRawBufferPointer) -> KnownHeader? {
-        guard bytes.count < byLength.count else { return nil }
-        candidates: for (header, lower) in byLength[bytes.count] {
-            for i in 0..<lower.count where ASCII.lowercased(bytes[i]) != lower[i] { continue candidates }
-            return header
+        func spells(_ lower: StaticString) -> Bool {
+            let p = lower.utf8Start
+            for i in 0..<bytes.count where ASCII.lowercased(bytes[i]) != p[i] { return false }
+            return true
+        }
+        switch bytes.count {
+        case 4:
+            if spells("host") { return .host }
+            if spells("date") { return .date }
+            if spells("etag") { return .etag }
+            if spells("vary") { return .vary }
+        case 5: if spells("allow") { return .allow }
+        case 6:
+            if spells("cookie") { return .cookie }
+            if spells("origin") { return .origin }
+            if spells("expect") { return .expect }
+        case 8: if spells("location") { return .location }
+        case 10:
+            if spells("connection") { return .connection }
+            if spells("set-cookie") { return .setCookie }
+        case 11: if spells("retry-after") { return .retryAfter }
+        case 12: if spells("content-type") { return .contentType }
+        case 13:
+            if spells("if-none-match") { return .ifNoneMatch }
+            if spells("cache-control") { return .cacheControl }
+            if spells("last-modified") { return .lastModified }
+        case 14: if spells("content-length") { return .contentLength }
+        case 15:
+            if spells("x-frame-options") { return .xFrameOptions }
+            if spells("referrer-policy") { return .referrerPolicy }
+        case 17: if spells("transfer-encoding") { return .transferEncoding }
+        case 18: if spells("permissions-policy") { return .permissionsPolicy }
+        case 19: if spells("content-disposition") { return .contentDisposition }
+        case 22: if spells("x-content-type-options") { return .xContentTypeOptions }
+        case 23: if spells("content-security-policy") { return .contentSecurityPolicy }
+        case 25: if spells("strict-transport-security") { return .strictTransportSecurity }
+        case 26: if spells("cross-origin-opener-policy") { return .crossOriginOpenerPolicy }
+        default: break
         }
         return nil
     }
