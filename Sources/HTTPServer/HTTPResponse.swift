@@ -22,25 +22,25 @@ public struct HTTPResponse: Sendable {
     }
 
     public static func text(_ s: String, status: Int = 200) -> HTTPResponse {
-        HTTPResponse(status: status, headers: HTTPHeaders([("Content-Type", "text/plain; charset=utf-8")]),
+        HTTPResponse(status: status, headers: HTTPHeaders(.contentType, "text/plain; charset=utf-8"),
                      body: .data(Data(s.utf8)))
     }
 
     public static func html(_ s: String, status: Int = 200) -> HTTPResponse {
-        HTTPResponse(status: status, headers: HTTPHeaders([("Content-Type", "text/html; charset=utf-8")]),
+        HTTPResponse(status: status, headers: HTTPHeaders(.contentType, "text/html; charset=utf-8"),
                      body: .data(Data(s.utf8)))
     }
 
     public static func json(_ d: Data, status: Int = 200) -> HTTPResponse {
-        HTTPResponse(status: status, headers: HTTPHeaders([("Content-Type", "application/json")]), body: .data(d))
+        HTTPResponse(status: status, headers: HTTPHeaders(.contentType, "application/json"), body: .data(d))
     }
 
     public static func redirect(to location: String, status: Int = 303) -> HTTPResponse {
-        HTTPResponse(status: status, headers: HTTPHeaders([("Location", location)]))
+        HTTPResponse(status: status, headers: HTTPHeaders(.location, location))
     }
 
     public mutating func setCookie(_ cookie: SetCookie) {
-        headers.add("Set-Cookie", cookie.headerValue)
+        headers.add(.setCookie, cookie.headerValue)
     }
 
     /// The body as bytes when it is in memory (tests and middleware use it).

@@ -21,6 +21,7 @@ public enum ASCII {
 
     /// Bytes allowed inside a header value: visible ASCII, space, tab and obs-text.
     /// Excludes NUL, CR, LF, the other controls and DEL.
+    @inlinable
     public static func isFieldValueChar(_ b: UInt8) -> Bool {
         b == tab || (b >= 0x20 && b != 0x7F)
     }

@@ -16,6 +16,14 @@ public enum HTTPSyntax {
     /// space before the colon, no obsolete folding, and a value without control characters.
     /// The value comes without the spaces and tabs around it.
     public static func fieldLine(_ line: ArraySlice<UInt8>) -> Result<(name: String, value: String), Violation> {
+        fieldLineRanges(line).map { ranges in
+            (String(decoding: line[ranges.name], as: UTF8.self), String(decoding: line[ranges.value], as: UTF8.self))
+        }
+    }
+
+    /// `fieldLine`'s rules, answering where the name and the value are (indices of `line`)
+    /// instead of copying them.
+    public static func fieldLineRanges(_ line: ArraySlice<UInt8>) -> Result<(name: Range<Int>, value: Range<Int>), Violation> {
         guard let first = line.first else { return .failure(.emptyField) }
         if first == ASCII.space || first == ASCII.tab { return .failure(.obsoleteLineFolding) }
         guard let colon = line.firstIndex(of: ASCII.colon), colon > line.startIndex,
@@ -26,8 +34,7 @@ public enum HTTPSyntax {
         while valueStart < valueEnd, line[valueStart] == ASCII.space || line[valueStart] == ASCII.tab { valueStart += 1 }
         while valueEnd > valueStart, line[valueEnd - 1] == ASCII.space || line[valueEnd - 1] == ASCII.tab { valueEnd -= 1 }
         guard line[valueStart..<valueEnd].allSatisfy(ASCII.isFieldValueChar) else { return .failure(.invalidFieldValue) }
-        return .success((String(decoding: line[line.startIndex..<colon], as: UTF8.self),
-                         String(decoding: line[valueStart..<valueEnd], as: UTF8.self)))
+        return .success((line.startIndex..<colon, valueStart..<valueEnd))
     }
 
     /// A chunk-size line without its CRLF: 1–15 hex digits, then optionally whitespace and a

@@ -43,6 +43,7 @@ extension Connection {
         case .awaitingHandler(let exchange), .writing(let exchange), .finishingBody(let exchange):
             exchange.lastByteAt = now
         }
+        if parser.needsStorage { parser.adoptStorage(home.lendReceiveBuffer()) }
         parser.feed(bytes)
     }
 
@@ -66,7 +67,8 @@ extension Connection {
                 case .head(let head):
                     begin(head)
                 case .needMore:
-                    parser.releaseMemoryIfEmpty()
+                    // Idle: the receive buffer goes back to the loop until bytes come again.
+                    if let storage = parser.takeStorageIfEmpty() { home.takeBack(receiveBuffer: storage) }
                     if parser.inputEnded { close() }
                     return
                 case .error(let error):
@@ -152,21 +154,58 @@ extension Connection {
         if case .found(let route, _) = match { exchange.route = route.pattern.template }
         state = .awaitingHandler(exchange)
 
+        // The handler may outlive the receive buffer's contents: its head gets its own copy.
         let request = HTTPRequest(method: head.method, target: head.target, parsed: target, version: head.version,
-                                  headers: head.headers, remoteAddress: remoteAddress, body: body)
+                                  headers: head.detachedHeaders, remoteAddress: remoteAddress, body: body)
         let loop = self.loop
-        let work: @Sendable () async -> Void = { [self, bodyRefused] in
+        guard context.handlersOnEventLoop else {
+            Task.detached { [self, bodyRefused] in
+                let response = await router.respond(to: request, match: match, bodyRefused: bodyRefused)
+                loop.execute { [self] in
+                    respond(response, to: exchange)
+                    updateInterest()
+                }
+            }
+            return
+        }
+        // Started right here on the loop's thread: a handler that finishes without suspending (a
+        // redirect, a refusal by a middleware, a page from memory) has its answer by the time
+        // `Task.immediate` returns, and it is sent from here, without a trip through the loop's
+        // queue. One that suspends goes on on this loop, as before (its code after a suspension
+        // runs on the loop's thread too, so `startingHandler` is only ever read there).
+        startingHandler = true
+        Task.immediate(executorPreference: loop) { [self, bodyRefused] in
             let response = await router.respond(to: request, match: match, bodyRefused: bodyRefused)
+            if loop.inLoopThread && startingHandler {
+                exchange.inlineResponse = response
+                return
+            }
             loop.execute { [self] in
                 respond(response, to: exchange)
                 updateInterest()
             }
         }
-        if context.handlersOnEventLoop {
-            Task(executorPreference: loop, operation: work)
-        } else {
-            Task.detached(operation: work)
+        startingHandler = false
+        guard let response = exchange.inlineResponse else { return }
+        exchange.inlineResponse = nil
+        guard !hasBody && !bodyRefused else {
+            // Answered after the body's events, as a suspending handler's answer would be.
+            loop.execute { [self] in
+                respond(response, to: exchange)
+                updateInterest()
+            }
+            return
         }
+        // A request without a body: the parser's next event is its end, taken here as the
+        // parse loop would take it before a suspending handler's answer.
+        let end = parser.next()
+        assert(end == .end, "a request without a body ends right after its head")
+        exchange.reception = .complete
+        exchange.body.finish()
+        // The caller's parse loop goes on to a pipelined request: no nested one from here.
+        answeringSynchronously = true
+        respond(response, to: exchange)
+        answeringSynchronously = false
     }
 
     /// The response is out and the body complete: on to the next request (maybe pipelined).

@@ -20,7 +20,7 @@ extension Connection {
         exchange.after = KeepAlivePolicy.afterResponse(
             decided: exchange.after, clientKeepAlive: exchange.clientKeepAlive, serverDraining: context.isDraining,
             inputEnded: parser.inputEnded, bufferedBytes: parser.bufferedByteCount,
-            responseConnection: response.headers["Connection"], delimitedByClose: streamed && !chunked)
+            responseConnection: response.headers[.connection], delimitedByClose: streamed && !chunked)
         state = .writing(exchange)
 
         switch response.body {
@@ -53,7 +53,7 @@ extension Connection {
             }
         }
         flush()
-        process()   // drop body bytes already buffered
+        if !answeringSynchronously { process() }   // drop body bytes already buffered
     }
 
     /// A small text answer in place of the handler's, which could not be sent (none of its headers).
@@ -84,7 +84,7 @@ extension Connection {
         exchange.bytesSent = body.count
         state = .writing(exchange)
         var headers = HTTPHeaders()
-        headers["Content-Type"] = "text/plain; charset=utf-8"
+        headers[.contentType] = "text/plain; charset=utf-8"
         writer.append(ResponseHead.serialize(status: status, headers: headers, length: .known(body.count),
                                              keepAlive: false, version: "HTTP/1.1", date: home.dates.current()))
         writer.append(body)

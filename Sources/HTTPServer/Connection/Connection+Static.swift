@@ -9,9 +9,9 @@ extension Connection {
         guard !routes.isEmpty, head.method == "GET" || head.method == "HEAD",
               head.framing == .none || head.framing == .length(0) else { return false }
         for index in routes.indices {
-            guard let relativePath = Self.plainPath(head.target, under: routes[index].prefix) else { continue }
+            guard let relativePath = Self.plainPath(head.targetBytes, under: routes[index].prefix) else { continue }
             let route = routes[index]
-            guard admits(host: head.headers["Host"], route: route) else { return false }
+            guard admits(host: head.firstValue(.host), route: route) else { return false }
             // The Date cache's second doubles as the stat interval's clock (one time() per request).
             let date = home.dates.currentBytes()
             guard let file = home.staticHeads(route: index, of: routes.count)
@@ -24,15 +24,20 @@ extension Connection {
 
     /// Asks the route about a Host it has not admitted on this connection yet (clients send the
     /// same Host on every request of a connection: one check, then a string comparison).
-    private func admits(host: String?, route: StaticRoute) -> Bool {
-        if let host, host == admittedHost { return true }
-        guard route.admitsHost(host) else { return false }
-        admittedHost = host
+    /// The Host stays bytes of the head until it must be remembered (a String: up to 15 bytes,
+    /// such as `127.0.0.1:18090`, it is stored inline, without an allocation per connection).
+    private func admits(host: ArraySlice<UInt8>?, route: StaticRoute) -> Bool {
+        if let host, let admittedHost, admittedHost.utf8.elementsEqual(host) { return true }
+        let hostString = host.map { String(decoding: $0, as: UTF8.self) }
+        guard route.admitsHost(hostString) else { return false }
+        admittedHost = hostString
         return true
     }
 
     private func answer(_ head: RequestHead, with file: StaticHead, route: StaticRoute, date: [UInt8]) -> Bool {
-        let notModified = head.headers["If-None-Match"].map { EntityTag.matches(ifNoneMatch: $0, etag: file.file.etag) } ?? false
+        let notModified = head.firstValue(.ifNoneMatch).map {
+            EntityTag.matches(ifNoneMatch: String(decoding: $0, as: UTF8.self), etag: file.file.etag)
+        } ?? false
         let sendsBody = !notModified && head.method == "GET"
         let size = file.file.stamp.size
         if sendsBody && file.file.data == nil && size > 0 {
@@ -71,8 +76,8 @@ extension Connection {
     /// (so percent-decoding would change nothing), no empty segment, none starting with a dot,
     /// not ending in `/` — what `StaticFiles.isSafe` accepts, checked on the raw bytes. Any
     /// other spelling gets nil and goes the ordinary way, which knows how to refuse it.
-    static func plainPath(_ target: String, under prefix: [UInt8]) -> String? {
-        target.utf8.withContiguousStorageIfAvailable { bytes -> String? in
+    static func plainPath(_ target: ArraySlice<UInt8>, under prefix: [UInt8]) -> String? {
+        target.withUnsafeBufferPointer { bytes -> String? in
             guard bytes.count > prefix.count, bytes.starts(with: prefix) else { return nil }
             var end = prefix.count
             var segmentStart = true
@@ -89,7 +94,7 @@ extension Connection {
             }
             guard !segmentStart else { return nil }
             return String(decoding: UnsafeBufferPointer(rebasing: bytes[prefix.count..<end]), as: UTF8.self)
-        } ?? nil
+        }
     }
 
     /// RFC 3986 unreserved: letters, digits, `-`, `.`, `_`, `~`.

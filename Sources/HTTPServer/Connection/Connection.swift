@@ -29,6 +29,10 @@ final class Connection: EventLoopClient, @unchecked Sendable {
     /// Set while a synchronous answer is flushed from inside the parse loop, which then goes on
     /// to the next request itself (no nested `process`).
     var answeringSynchronously = false
+    /// True while a handler task runs synchronously inside `begin` (`Task.immediate`); an answer
+    /// it gives meanwhile waits in the exchange (`Exchange.inlineResponse`) and is sent when
+    /// `Task.immediate` returns.
+    var startingHandler = false
     /// The last Host the static route admitted on this connection (see `admits(host:route:)`).
     var admittedHost: String?
     /// What epoll is currently asked to report (a cache of the registration, derived from the

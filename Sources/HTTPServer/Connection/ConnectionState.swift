@@ -85,6 +85,9 @@ final class Exchange: @unchecked Sendable {
     var lastByteAt: UInt64
     var status = 0
     var bytesSent = 0
+    /// The handler's answer when it came before its task first suspended (see `Connection.begin`).
+    /// Kept here rather than in the connection, so an idle connection does not carry its room.
+    var inlineResponse: HTTPResponse?
 
     init(method: String, version: String, framing: BodyFraming, body: RequestBody, clientKeepAlive: Bool) {
         self.method = method

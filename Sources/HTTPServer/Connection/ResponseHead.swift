@@ -1,9 +1,6 @@
 /// Serializes a response head. Header names are tokens and values are free of CR, LF and NUL
 /// (HTTPHeaders guarantees it; checked again here because this is the last line of defence).
 enum ResponseHead {
-    /// Headers the connection owns; a handler's values for them are ignored.
-    private static let managed = ["content-length", "transfer-encoding", "connection", "date"]
-
     enum Length {
         case known(Int)
         case chunked
@@ -22,11 +19,9 @@ enum ResponseHead {
         head.append(ASCII.space)
         head += HTTPStatus.reason(status).utf8
         appendField("Date", date, to: &head)
-        for (name, value) in headers {
-            guard ASCII.isToken(name), !isManaged(name),
-                  !value.utf8.contains(where: { $0 == ASCII.cr || $0 == ASCII.lf || $0 == 0 }) else { continue }
-            appendField(name, value, to: &head)
-        }
+        // Fields the connection owns (Content-Length, Connection, Date…) are skipped: a handler's
+        // values for them are ignored.
+        headers.write(into: &head)
         if !HTTPStatus.forbidsBody(status) {
             switch length {
             case .known(let n): appendField("Content-Length", String(n), to: &head)
@@ -49,10 +44,6 @@ enum ResponseHead {
         head += name.utf8
         head += [ASCII.colon, ASCII.space]
         head += value.utf8
-    }
-
-    private static func isManaged(_ name: String) -> Bool {
-        managed.contains { ASCII.equalsIgnoringCase($0, name) }
     }
 
     static let continueLine = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)

@@ -82,6 +82,27 @@ final class ServerLoop: @unchecked Sendable {   // everything but `loop` is touc
 
     init(_ loop: EventLoop) { self.loop = loop }
 
+    /// Receive buffers given back by connections gone idle, lent to the next one that reads: an
+    /// idle connection holds no buffer, and a busy loop allocates none per request.
+    private var spareReceiveBuffers: [[UInt8]] = []
+    private static let maxSpareReceiveBuffers = 64
+    /// Larger buffers (a big upload was read into them) are freed rather than kept.
+    private static let maxSpareCapacity = 16 * 1024
+    private static let newReceiveCapacity = 2048
+
+    func lendReceiveBuffer() -> [UInt8] {
+        if let spare = spareReceiveBuffers.popLast() { return spare }
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(Self.newReceiveCapacity)
+        return buffer
+    }
+
+    func takeBack(receiveBuffer: [UInt8]) {
+        guard spareReceiveBuffers.count < Self.maxSpareReceiveBuffers,
+              receiveBuffer.capacity <= Self.maxSpareCapacity else { return }
+        spareReceiveBuffers.append(receiveBuffer)
+    }
+
     /// Closes up to `count` connections of this loop that wait for a request, longest idle
     /// first; those with half a head come only after the truly idle ones.
     func closeLongestIdle(_ count: Int) {

@@ -73,9 +73,28 @@ public struct RequestParser: Sendable {
 
     /// Drops the receive buffer's storage when it is empty, so idle connections stay small.
     public mutating func releaseMemoryIfEmpty() {
-        guard start == buffer.count, buffer.capacity > 0 else { return }
-        buffer = []
+        _ = takeStorageIfEmpty()
+    }
+
+    /// Hands the receive buffer's storage over (emptied, capacity kept) when nothing is buffered,
+    /// so an idle connection holds none and its loop can lend it to the next one that reads.
+    public mutating func takeStorageIfEmpty() -> [UInt8]? {
+        guard start == buffer.count, buffer.capacity > 0 else { return nil }
+        var storage: [UInt8] = []
+        swap(&storage, &buffer)
         rebase(by: start)
+        storage.removeAll(keepingCapacity: true)
+        return storage
+    }
+
+    /// True while the parser holds no storage (it was given back, or never had any).
+    public var needsStorage: Bool { buffer.capacity == 0 }
+
+    /// Takes an empty buffer's storage to receive into, if the parser has none.
+    public mutating func adoptStorage(_ storage: [UInt8]) {
+        guard buffer.capacity == 0, storage.isEmpty else { return }
+        rebase(by: start)
+        buffer = storage
     }
 
     private mutating func compact() {
@@ -220,36 +239,43 @@ public struct RequestParser: Sendable {
         case .some: return fail(505, "HTTP version not supported")
         case .none: return fail(400, "Malformed HTTP version")
         }
-        let method = String(decoding: methodBytes, as: UTF8.self)
-        let target = String(decoding: targetBytes, as: UTF8.self)
-        let validForm = target.hasPrefix("/") || (target == "*" && method == "OPTIONS")
-            || target.lowercased().hasPrefix("http://") || target.lowercased().hasPrefix("https://")
+        let method = RequestHead.method(methodBytes)
+        let validForm = targetBytes.first == UInt8(ascii: "/")
+            || (targetBytes.elementsEqual("*".utf8) && method == "OPTIONS")
+            || Self.startsIgnoringCase(targetBytes, "http://") || Self.startsIgnoringCase(targetBytes, "https://")
         guard validForm else { return fail(400, "Invalid request target") }
 
-        // Header fields
-        var fields: [HTTPHeaders.Element] = []
-        fields.reserveCapacity(headerLines)
+        // Header fields: offsets into the head, the ones the server reads indexed as they pass.
+        let headBytes = buffer[requestLineEnd..<(headEnd - 2)]
+        let base = requestLineEnd
+        var spans: [ParsedFields.Span] = []
+        spans.reserveCapacity(headerLines)
+        var index = RequestFieldIndex()
         var lineBegin = requestLineEnd
         while lineBegin < headEnd - 2 {
             var lineEnd = lineBegin
             while buffer[lineEnd] != ASCII.cr { lineEnd += 1 }
-            let parsed = validateFieldLine(lineBegin..<lineEnd)
-            if let error = parsed.error {
-                state = .failed(error)
-                return .error(error)
+            switch HTTPSyntax.fieldLineRanges(buffer[lineBegin..<lineEnd]) {
+            case .failure(let violation):
+                return fail(400, violation.rawValue)
+            case .success(let (name, value)):
+                let known = KnownHeader.find(buffer[name])
+                if let known { index.record(known, at: spans.count) }
+                spans.append(ParsedFields.Span(nameStart: Int32(name.lowerBound - base), nameEnd: Int32(name.upperBound - base),
+                                               valueStart: Int32(value.lowerBound - base), valueEnd: Int32(value.upperBound - base),
+                                               known: known))
             }
-            fields.append(parsed.field!)
             lineBegin = lineEnd + 2
         }
-        let headers = HTTPHeaders(validated: fields)
+        let fields = ParsedFields(bytes: headBytes, spans: spans, index: index)
 
-        switch Self.semantics(headers: headers, minor: minor) {
+        switch Self.semantics(fields, minor: minor) {
         case .failure(let error):
             state = .failed(error)
             return .error(error)
         case .success(let (framing, keepAlive, expectsContinue)):
-            let head = RequestHead(method: method, target: target, version: minor == 1 ? "HTTP/1.1" : "HTTP/1.0",
-                                   headers: headers, framing: framing, keepAlive: keepAlive,
+            let head = RequestHead(method: method, targetBytes: targetBytes, minorVersion: minor,
+                                   headers: HTTPHeaders(parsed: fields), framing: framing, keepAlive: keepAlive,
                                    expectsContinue: expectsContinue)
             start = headEnd
             resetHeadScan()
@@ -269,59 +295,82 @@ public struct RequestParser: Sendable {
         }
     }
 
+    private static func startsIgnoringCase(_ bytes: ArraySlice<UInt8>, _ prefix: String) -> Bool {
+        bytes.count >= prefix.utf8.count && zip(bytes, prefix.utf8).allSatisfy { ASCII.lowercased($0) == $1 }
+    }
+
     private static func parseVersion(_ bytes: ArraySlice<UInt8>) -> (Int, Int)? {
-        guard bytes.count == 8, bytes.starts(with: Array("HTTP/".utf8)) else { return nil }
-        let b = Array(bytes)
-        guard b[6] == UInt8(ascii: "."), (48...57).contains(b[5]), (48...57).contains(b[7]) else { return nil }
-        return (Int(b[5] - 48), Int(b[7] - 48))
+        guard bytes.count == 8, bytes.starts(with: "HTTP/".utf8) else { return nil }
+        let b = bytes.startIndex
+        guard bytes[b + 6] == UInt8(ascii: "."), (48...57).contains(bytes[b + 5]), (48...57).contains(bytes[b + 7]) else { return nil }
+        return (Int(bytes[b + 5] - 48), Int(bytes[b + 7] - 48))
     }
 
-    /// `name: value` with a token name, no space before the colon, and a clean value.
-    private func validateFieldLine(_ line: Range<Int>) -> (field: HTTPHeaders.Element?, error: ParseError?) {
-        switch HTTPSyntax.fieldLine(buffer[line]) {
-        case .success(let field): return (field, nil)
-        case .failure(let violation): return (nil, ParseError(status: 400, reason: violation.rawValue))
-        }
-    }
-
-    /// Host, body framing, persistence and expectations (RFC 9112 §3.2, §6, §9.3; RFC 9110 §10.1.1).
-    private static func semantics(headers: HTTPHeaders, minor: Int)
+    /// Host, body framing, persistence and expectations (RFC 9112 §3.2, §6, §9.3; RFC 9110 §10.1.1),
+    /// read from the bytes through the field index: no String is made for a valid request.
+    private static func semantics(_ fields: ParsedFields, minor: Int)
         -> Result<(BodyFraming, Bool, Bool), ParseError> {
         func bad(_ reason: String, status: Int = 400) -> Result<(BodyFraming, Bool, Bool), ParseError> {
             .failure(ParseError(status: status, reason: reason))
         }
-        let hosts = headers.values("Host")
-        if minor == 1 && hosts.count != 1 { return bad("Missing or repeated Host") }
-        if hosts.count > 1 { return bad("Repeated Host") }
+        let index = fields.index
+        let hosts = index.count(.host)
+        if minor == 1 && hosts != 1 { return bad("Missing or repeated Host") }
+        if hosts > 1 { return bad("Repeated Host") }
 
-        let lengths = headers.values("Content-Length")
-        let codings = headers.values("Transfer-Encoding")
         var framing = BodyFraming.none
-        if !codings.isEmpty {
-            if !lengths.isEmpty { return bad("Content-Length with Transfer-Encoding") }
+        if index.count(.transferEncoding) > 0 {
+            if index.count(.contentLength) > 0 { return bad("Content-Length with Transfer-Encoding") }
             if minor == 0 { return bad("Transfer-Encoding in HTTP/1.0") }
-            let list = codings.flatMap { $0.split(separator: ",") }.map { $0.trimmingSpaces().lowercased() }
-                .filter { !$0.isEmpty }
-            if list.contains(where: { $0 != "chunked" }) { return bad("Unsupported transfer coding", status: 501) }
-            guard list == ["chunked"] else { return bad("Malformed Transfer-Encoding") }
+            var codings = 0, onlyChunked = true
+            forEachListItem(of: .transferEncoding, in: fields) { item in
+                codings += 1
+                if !equalsIgnoringCase(item, "chunked") { onlyChunked = false }
+            }
+            if !onlyChunked { return bad("Unsupported transfer coding", status: 501) }
+            guard codings == 1 else { return bad("Malformed Transfer-Encoding") }
             framing = .chunked
-        } else if !lengths.isEmpty {
-            guard lengths.count == 1, let value = lengths.first, (1...18).contains(value.utf8.count),
-                  value.utf8.allSatisfy({ (48...57).contains($0) }), let n = Int(value) else {
+        } else if index.count(.contentLength) > 0 {
+            guard index.count(.contentLength) == 1, let value = fields.firstValue(.contentLength),
+                  (1...18).contains(value.count), value.allSatisfy({ (48...57).contains($0) }) else {
                 return bad("Malformed or repeated Content-Length")
             }
-            framing = .length(n)
+            framing = .length(value.reduce(0) { $0 * 10 + Int($1 - 48) })
         }
 
-        let connection = headers.values("Connection").flatMap { $0.split(separator: ",") }
-            .map { $0.trimmingSpaces().lowercased() }
-        let keepAlive = minor == 1 ? !connection.contains("close") : connection.contains("keep-alive")
+        var close = false, keepAliveToken = false
+        if index.count(.connection) > 0 {
+            forEachListItem(of: .connection, in: fields) { item in
+                if equalsIgnoringCase(item, "close") { close = true }
+                if equalsIgnoringCase(item, "keep-alive") { keepAliveToken = true }
+            }
+        }
+        let keepAlive = minor == 1 ? !close : keepAliveToken
 
         var expectsContinue = false
-        if let expect = headers["Expect"], minor == 1 {
-            guard expect.lowercased() == "100-continue" else { return bad("Unsupported expectation", status: 417) }
+        if let expect = fields.firstValue(.expect), minor == 1 {
+            guard equalsIgnoringCase(expect, "100-continue") else { return bad("Unsupported expectation", status: 417) }
             expectsContinue = true
         }
         return .success((framing, keepAlive, expectsContinue))
+    }
+
+    /// Each non-empty item of a comma-separated header, over all its fields, without the spaces
+    /// and tabs around it.
+    private static func forEachListItem(of header: KnownHeader, in fields: ParsedFields,
+                                        _ body: (ArraySlice<UInt8>) -> Void) {
+        for span in fields.spans where span.known == header {
+            for item in fields.value(span).split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false) {
+                var item = item[...]
+                while let f = item.first, f == ASCII.space || f == ASCII.tab { item = item.dropFirst() }
+                while let l = item.last, l == ASCII.space || l == ASCII.tab { item = item.dropLast() }
+                if !item.isEmpty { body(item) }
+            }
+        }
+    }
+
+    /// `bytes` spell `lower` (lowercase ASCII) in any case.
+    private static func equalsIgnoringCase(_ bytes: ArraySlice<UInt8>, _ lower: String) -> Bool {
+        bytes.count == lower.utf8.count && zip(bytes, lower.utf8).allSatisfy { ASCII.lowercased($0) == $1 }
     }
 }
