@@ -1,6 +1,7 @@
 import Foundation
 import NetworkIO
 import Testing
+import TestSupport
 @testable import HTTPServer
 
 /// Header fields read in place from a parsed head, named by known cases, and set as blocks.
@@ -125,7 +126,7 @@ struct ReceiveBufferTests {
 
 /// Handlers started on the loop with `Task.immediate`: those that answer before suspending are
 /// sent from the parse loop itself; pipelined requests still come back in order.
-@Suite(.serialized) struct ImmediateHandlerTests {
+@Suite(.serialized, .awaitsTeardown) struct ImmediateHandlerTests {
     @Test func pipelinedAnswersOfSuspendingAndImmediateHandlersComeBackInOrder() async throws {
         var router = Router()
         router.get("/now/{n}") { request in .text("now \(request.pathParameters["n"]!)") }
@@ -135,7 +136,7 @@ struct ReceiveBufferTests {
         }
         router.post("/ignore") { _ in .text("ignored") }   // does not read its body
         try await withServer(router, handlersOnLoops: true) { _, port in
-            let client = try await RawClient.connect(port: port)
+            let client = try await RawHTTPClient.connect(port: port)
             var stream = ""
             var expected: [String] = []
             for n in 0..<12 {
