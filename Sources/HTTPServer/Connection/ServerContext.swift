@@ -80,7 +80,13 @@ final class ServerLoop: @unchecked Sendable {   // everything but `loop` is touc
         return staticHeads[index]
     }
 
-    init(_ loop: EventLoop) { self.loop = loop }
+    /// This loop's access-log records on their way to the log thread (nil: no log, or an observer).
+    let accessLogRing: AccessLogRing?
+
+    init(_ loop: EventLoop, accessLogRing: AccessLogRing? = nil) {
+        self.loop = loop
+        self.accessLogRing = accessLogRing
+    }
 
     /// Closes up to `count` connections of this loop that wait for a request, longest idle
     /// first; those with half a head come only after the truly idle ones.
