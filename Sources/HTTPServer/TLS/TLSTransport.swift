@@ -43,6 +43,8 @@ public final class TLSTransport: ConnectionTransport {
 
     public var canSendFile: Bool { false }
     public var isHandshaking: Bool { mode != .tls || !session.isHandshakeComplete }
+    /// Nothing received yet: the first read answers the ClientHello (key exchange, signature).
+    public var readStartsHandshake: Bool { mode == .undecided }
     public var wantsWritable: Bool { session.pendingOutputCount > 0 || (mode == .refused && plainOffset < plainBytes.count) }
 
     /// The protocol negotiated, for tests ("TLSv1.3").
