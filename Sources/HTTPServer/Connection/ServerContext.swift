@@ -86,7 +86,7 @@ final class ServerLoop: @unchecked Sendable {   // everything but `loop` is touc
     /// signature): 256 of them in one turn would hold every request on this loop for tens of
     /// milliseconds. At most this many start per turn; the rest come in the next turns, in
     /// the order epoll reports them (a socket left unread is reported again at the back).
-    static let handshakesPerTurn = 4
+    static let handshakesPerTurn = 16
 
     /// True if a handshake may start now; false when this turn's share is used.
     func mayStartHandshake() -> Bool {
