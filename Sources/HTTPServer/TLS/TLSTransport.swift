@@ -159,6 +159,40 @@ public final class TLSTransport: ConnectionTransport {
 
     static let maxWriteChunk = 64 * 1024
 
+    /// Head and body encrypted together and sent with one socket write (two records, one
+    /// `sendto`), as plain TCP sends them with one `sendmsg`: the default's two writes cost a
+    /// system call per answer.
+    public func write(_ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer) -> TransportResult {
+        if failed { return .failed(0) }
+        guard mode == .tls, session.isHandshakeComplete else { return .wouldBlock }
+        if session.pendingOutputCount > 0 {
+            switch flushPending() {
+            case .done: break
+            case .failed(let code): return .failed(code)
+            default: return .wouldBlock
+            }
+        }
+        // Bounded like `write`: at most this much ciphertext waits for the socket.
+        var taken = 0
+        for part in [first, second] where taken < Self.maxWriteChunk && !part.isEmpty {
+            if taken > 0 && taken < first.count { break }   // the head went only in part
+            switch session.write(UnsafeRawBufferPointer(rebasing: part.prefix(Self.maxWriteChunk - taken))) {
+            case .bytes(let n):
+                taken += n
+            case .wantInput:
+                if taken == 0 { return .wouldBlock }
+            case .closed:
+                if taken == 0 { return .closed }
+            case .failed:
+                failed = true
+                if taken == 0 { return .failed(0) }
+            }
+            if failed || taken < first.count { break }
+        }
+        if case .failed(let code) = flushPending() { return .failed(code) }
+        return .bytes(taken)
+    }
+
     public func flushPending() -> TransportResult {
         if mode == .refused { return flushRefusal() }
         var result = TransportResult.done
