@@ -82,6 +82,11 @@ public final class TLSTransport: ConnectionTransport {
                     drain(into: buffer, filled: &filled)
                 }
                 if case .stop(let result) = step { return filled > 0 ? .bytes(filled) : result }
+                // A short read emptied the socket: asking again would only answer EAGAIN (a
+                // system call per request). Epoll reports the socket when more comes.
+                if n < scratch.count && !session.hasBufferedInput && !peerClosed {
+                    return filled > 0 ? .bytes(filled) : .wouldBlock
+                }
             case .wouldBlock:
                 return filled > 0 ? .bytes(filled) : .wouldBlock
             case .closed:
