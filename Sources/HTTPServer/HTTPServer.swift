@@ -12,6 +12,9 @@ public final class HTTPServer: Sendable {
         var loops: [EventLoop]
         var listener: Listener
         var port: Int
+        /// One per loop when the log goes to a writer.
+        var accessLogRings: [AccessLogRing]
+        var accessLogWriter: AccessLogWriter?
     }
 
     private let configuration: ServerConfiguration
@@ -23,7 +26,9 @@ public final class HTTPServer: Sendable {
 
     public init(configuration: ServerConfiguration = ServerConfiguration(), router: Router) {
         self.configuration = configuration
-        self.context = ServerContext(router: router, limits: configuration.limits, accessLog: configuration.accessLog,
+        var observer: (@Sendable (AccessLogEntry) -> Void)?
+        if case .observer(let observe) = configuration.accessLogDestination { observer = observe }
+        self.context = ServerContext(router: router, limits: configuration.limits, accessLog: observer,
                                      handlersOnEventLoop: configuration.runHandlersOnEventLoops,
                                      makeTransport: configuration.transportFactory)
     }
@@ -48,14 +53,22 @@ public final class HTTPServer: Sendable {
                 close(fd)
                 throw error
             }
-            let listener = Listener(fd: fd, loop: loops[0], loops: loops.map(ServerLoop.init), context: context)
+            var writer: AccessLogWriter?
+            var rings: [AccessLogRing] = []
+            if case .writer(let destination) = configuration.accessLogDestination {
+                writer = destination
+                let routes = AccessLogRouteNames(router: context.router)
+                rings = loops.map { _ in destination.makeRing(routes: routes) { destination.write($0.line) } }
+            }
+            let serverLoops = loops.indices.map { ServerLoop(loops[$0], accessLogRing: rings.isEmpty ? nil : rings[$0]) }
+            let listener = Listener(fd: fd, loop: loops[0], loops: serverLoops, context: context)
             let acceptLoop = loops[0]
             context.connectionClosed.withLock { callback in
                 callback = ServerContext.Callback { acceptLoop.execute { listener.resume() } }
             }
             for (i, loop) in loops.enumerated() { loop.start(name: "http-loop-\(i)") }
             acceptLoop.execute { listener.start() }
-            running = Running(loops: loops, listener: listener, port: port)
+            running = Running(loops: loops, listener: listener, port: port, accessLogRings: rings, accessLogWriter: writer)
             return port
         }
     }
@@ -100,6 +113,21 @@ public final class HTTPServer: Sendable {
             await BlockingThread().run { loop.stop() }
         }
         context.connectionClosed.withLock { $0 = nil }
+        await handOver(current.accessLogRings, to: current.accessLogWriter)
+    }
+
+    /// Waits (at most 2 s) until the log thread has taken the records still in the rings, so
+    /// every answered request is with the access log when `shutdown` returns. A writer stuck
+    /// behind a stalled sink takes them later: the rings stay with it until they are empty.
+    private func handOver(_ rings: [AccessLogRing], to writer: AccessLogWriter?) async {
+        guard let writer, !rings.isEmpty else { return }
+        for ring in rings { ring.retire() }
+        writer.hurry()
+        let clock = ContinuousClock()
+        let end = clock.now + .seconds(2)
+        while !rings.allSatisfy(\.isEmpty) && clock.now < end {
+            try? await Task.sleep(for: .milliseconds(1))
+        }
     }
 }
 

@@ -53,13 +53,35 @@ public struct AccessLogEntry: Sendable {
     }
 }
 
+/// Where a server's access-log entries go.
+public enum AccessLogDestination: Sendable {
+    /// Each event loop writes a fixed record into its own ring (no lock shared between loops);
+    /// the writer's thread formats the line and writes it. A full ring drops and counts.
+    case writer(AccessLogWriter)
+    /// Called on the connection's event loop right after the last byte; must not block.
+    case observer(@Sendable (AccessLogEntry) -> Void)
+}
+
 public struct ServerConfiguration: Sendable {
     public var host: String
     /// 0 asks the system for a free port; `HTTPServer.port` reports it.
     public var port: Int
     public var limits: ServerLimits
-    /// Called once per request; nil turns the access log off.
-    public var accessLog: (@Sendable (AccessLogEntry) -> Void)?
+    /// Where each request's log entry goes; nil turns the access log off. By default, through
+    /// each event loop's ring to `AccessLogWriter.standardError`.
+    public var accessLogDestination: AccessLogDestination? = .writer(.standardError)
+    /// Called once per request on the connection's event loop (observers, tests); nil turns the
+    /// access log off. Reading it after a `.writer` destination answers a closure writing there.
+    public var accessLog: (@Sendable (AccessLogEntry) -> Void)? {
+        get {
+            switch accessLogDestination {
+            case .writer(let writer): { writer.write($0.line) }
+            case .observer(let observe): observe
+            case nil: nil
+            }
+        }
+        set { accessLogDestination = newValue.map(AccessLogDestination.observer) }
+    }
     /// Threads running event loops (each owns a share of the connections).
     public var eventLoopCount: Int
     /// Run each handler task on the event loop of its connection (no thread hand-offs: fastest)
@@ -76,16 +98,25 @@ public struct ServerConfiguration: Sendable {
     /// One loop per core, at most 4: sockets are cheap to drive, handlers get the rest.
     public static var defaultEventLoopCount: Int { max(1, min(4, ProcessInfo.processInfo.activeProcessorCount)) }
 
+    /// Logs to standard error through the loops' rings (`accessLogDestination`).
     public init(host: String = "127.0.0.1", port: Int = 8080, limits: ServerLimits = ServerLimits(),
-                accessLog: (@Sendable (AccessLogEntry) -> Void)? = AccessLogEntry.standardError,
                 eventLoopCount: Int = ServerConfiguration.defaultEventLoopCount, runHandlersOnEventLoops: Bool = false,
                 transportFactory: @escaping ConnectionTransportFactory = PlainTransport.factory) {
         self.transportFactory = transportFactory
         self.host = host
         self.port = port
         self.limits = limits
-        self.accessLog = accessLog
         self.eventLoopCount = max(1, eventLoopCount)
         self.runHandlersOnEventLoops = runHandlersOnEventLoops
+    }
+
+    /// Calls `accessLog` on the loop for each request (nil: no access log).
+    public init(host: String = "127.0.0.1", port: Int = 8080, limits: ServerLimits = ServerLimits(),
+                accessLog: (@Sendable (AccessLogEntry) -> Void)?,
+                eventLoopCount: Int = ServerConfiguration.defaultEventLoopCount, runHandlersOnEventLoops: Bool = false,
+                transportFactory: @escaping ConnectionTransportFactory = PlainTransport.factory) {
+        self.init(host: host, port: port, limits: limits, eventLoopCount: eventLoopCount,
+                  runHandlersOnEventLoops: runHandlersOnEventLoops, transportFactory: transportFactory)
+        self.accessLog = accessLog
     }
 }

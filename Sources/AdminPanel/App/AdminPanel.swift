@@ -46,11 +46,7 @@ public final class AdminPanel: Sendable {
                 context: tls, plainHTTPHosts: PlainHTTPHosts(fallback: fallback) { allowList.allows(host: $0, port: $1) })
         }
         serverConfiguration.limits.maxConnections = configuration.maxConnections
-        if let write = configuration.accessLog {
-            serverConfiguration.accessLog = { entry in write(entry.line) }
-        } else {
-            serverConfiguration.accessLog = nil
-        }
+        serverConfiguration.accessLogDestination = configuration.accessLogDestination
         server = HTTPServer(configuration: serverConfiguration, router: app.routes())
     }
 

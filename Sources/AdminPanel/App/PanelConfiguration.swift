@@ -63,12 +63,26 @@ public struct PanelConfiguration: Sendable {
     public var version = "1.0.0"
     /// The clock for expiry and limits; tests move it forward instead of sleeping.
     public var now: @Sendable () -> Date = { Date() }
-    /// One line per request; nil = quiet. Lines carry the route template, never the real path.
-    /// Called on an event loop: it must not block (the default queues the line for the
-    /// access-log thread, which drops and counts lines when standard error stalls).
-    public var accessLog: (@Sendable (String) -> Void)? = { line in
-        AccessLogWriter.standardError.write(line)
+    /// Where the access log goes; nil = quiet. Lines carry the route template, never the real
+    /// path. The default: each event loop's ring, read and formatted by the access-log thread
+    /// of standard error (which drops and counts lines when standard error stalls).
+    public var accessLogDestination: AccessLogDestination? = .writer(.standardError)
+    /// One line per request; nil = quiet. A closure set here is called on an event loop: it
+    /// must not block.
+    public var accessLog: (@Sendable (String) -> Void)? {
+        get {
+            switch accessLogDestination {
+            case .writer(let writer): { writer.write($0) }
+            case .observer: accessLogLines
+            case nil: nil
+            }
+        }
+        set {
+            accessLogLines = newValue
+            accessLogDestination = newValue.map { write in .observer { write($0.line) } }
+        }
     }
+    private var accessLogLines: (@Sendable (String) -> Void)?
     /// Non-nil serves HTTPS with this certificate: cookies are `Secure` and responses carry HSTS.
     public var tls: TLSContext?
     /// Event-loop threads of the panel's server.

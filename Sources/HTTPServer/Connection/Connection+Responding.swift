@@ -110,9 +110,15 @@ extension Connection {
     /// The last byte is out: log the request, then keep alive, finish the body, close or linger.
     private func responseWritten(_ exchange: Exchange) {
         writer.reset()
-        let elapsed = monotonicNanos() - exchange.started
-        context.accessLog?(AccessLogEntry(method: exchange.method, route: exchange.route, status: exchange.status,
-                                          bytes: exchange.bytesSent, duration: .nanoseconds(Int64(elapsed))))
+        let finished = monotonicNanos()
+        if let ring = home.accessLogRing {
+            ring.append(AccessLogRecord(method: exchange.method, route: ring.routes.number(exchange.route),
+                                        status: exchange.status, bytes: exchange.bytesSent,
+                                        started: exchange.started, finished: finished))
+        } else if let observe = context.accessLog {
+            observe(AccessLogEntry(method: exchange.method, route: exchange.route, status: exchange.status,
+                                   bytes: exchange.bytesSent, duration: .nanoseconds(Int64(finished - exchange.started))))
+        }
         guard exchange.after == .keepAlive else {
             switch KeepAlivePolicy.closing(exchange.after, bodyComplete: exchange.reception == .complete,
                                            unreadBytes: parser.bufferedByteCount, parserFailed: parser.hasFailed) {

@@ -59,6 +59,9 @@ final class Connection: EventLoopClient, @unchecked Sendable {
     // MARK: events
 
     func handleEvent(readable: Bool, writable: Bool, hangUp: Bool) {
+        // Past this turn's handshakes, a new one waits for the next turn (epoll reports the
+        // socket again): requests on established connections are answered in between.
+        if readable && !hangUp && transport.readStartsHandshake && !home.mayStartHandshake() { return }
         if writable { flush() }
         if readable { readAvailable() }
         if hangUp { close() }

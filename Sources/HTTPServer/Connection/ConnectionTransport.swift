@@ -43,11 +43,15 @@ public protocol ConnectionTransport: AnyObject {
     func flushPending() -> TransportResult
     /// True while the connection cannot carry requests yet (the TLS handshake).
     var isHandshaking: Bool { get }
+    /// True when the next read starts a handshake's costly step (TLS: the key exchange and
+    /// signature answering a ClientHello). The loop bounds how many it starts per turn.
+    var readStartsHandshake: Bool { get }
     func close()
 }
 
 extension ConnectionTransport {
     public var isHandshaking: Bool { false }
+    public var readStartsHandshake: Bool { false }
 
     /// Two writes: what a transport that must frame its output (TLS records) does anyway.
     public func write(_ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer) -> TransportResult {

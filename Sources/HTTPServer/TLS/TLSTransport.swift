@@ -43,6 +43,8 @@ public final class TLSTransport: ConnectionTransport {
 
     public var canSendFile: Bool { false }
     public var isHandshaking: Bool { mode != .tls || !session.isHandshakeComplete }
+    /// Nothing received yet: the first read answers the ClientHello (key exchange, signature).
+    public var readStartsHandshake: Bool { mode == .undecided }
     public var wantsWritable: Bool { session.pendingOutputCount > 0 || (mode == .refused && plainOffset < plainBytes.count) }
 
     /// The protocol negotiated, for tests ("TLSv1.3").
@@ -80,6 +82,11 @@ public final class TLSTransport: ConnectionTransport {
                     drain(into: buffer, filled: &filled)
                 }
                 if case .stop(let result) = step { return filled > 0 ? .bytes(filled) : result }
+                // A short read emptied the socket: asking again would only answer EAGAIN (a
+                // system call per request). Epoll reports the socket when more comes.
+                if n < scratch.count && !session.hasBufferedInput && !peerClosed {
+                    return filled > 0 ? .bytes(filled) : .wouldBlock
+                }
             case .wouldBlock:
                 return filled > 0 ? .bytes(filled) : .wouldBlock
             case .closed:
@@ -156,6 +163,40 @@ public final class TLSTransport: ConnectionTransport {
     }
 
     static let maxWriteChunk = 64 * 1024
+
+    /// Head and body encrypted together and sent with one socket write (two records, one
+    /// `sendto`), as plain TCP sends them with one `sendmsg`: the default's two writes cost a
+    /// system call per answer.
+    public func write(_ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer) -> TransportResult {
+        if failed { return .failed(0) }
+        guard mode == .tls, session.isHandshakeComplete else { return .wouldBlock }
+        if session.pendingOutputCount > 0 {
+            switch flushPending() {
+            case .done: break
+            case .failed(let code): return .failed(code)
+            default: return .wouldBlock
+            }
+        }
+        // Bounded like `write`: at most this much ciphertext waits for the socket.
+        var taken = 0
+        for part in [first, second] where taken < Self.maxWriteChunk && !part.isEmpty {
+            if taken > 0 && taken < first.count { break }   // the head went only in part
+            switch session.write(UnsafeRawBufferPointer(rebasing: part.prefix(Self.maxWriteChunk - taken))) {
+            case .bytes(let n):
+                taken += n
+            case .wantInput:
+                if taken == 0 { return .wouldBlock }
+            case .closed:
+                if taken == 0 { return .closed }
+            case .failed:
+                failed = true
+                if taken == 0 { return .failed(0) }
+            }
+            if failed || taken < first.count { break }
+        }
+        if case .failed(let code) = flushPending() { return .failed(code) }
+        return .bytes(taken)
+    }
 
     public func flushPending() -> TransportResult {
         if mode == .refused { return flushRefusal() }
