@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import HTTPServer
 
 /// The access log through per-loop rings: lines complete and in order per connection under
 /// load, and a full ring that drops (and says so) without blocking its loop or mixing records.
-@Suite struct AccessLogRingTests {
+@Suite(.awaitsTeardown) struct AccessLogRingTests {
     /// Collects whole lines from a writer's sink.
     final class Lines: Sendable {
         let received = Locked<[String]>([])
@@ -36,7 +37,7 @@ import Testing
         try await withThrowingTaskGroup(of: Void.self) { group in
             for c in 0..<connections {
                 group.addTask {
-                    let client = try await RawClient.connect(port: port)
+                    let client = try await RawHTTPClient.connect(port: port)
                     // Half pipelined in one send, half one after another.
                     let pipelined = (0..<requests / 2).map { "GET /len/\(c * 1000 + $0) HTTP/1.1\r\nHost: x\r\n\r\n" }.joined()
                     try await client.send(pipelined)
