@@ -27,7 +27,8 @@ struct PageRenderer: Sendable {
     private let compiled: [Language: CompiledPages]
 
     /// Every typed page. A new typed page adds its view type here.
-    static let pageViews: [any PageView.Type] = [ErrorPageView.self, NotFoundPageView.self, ProductListView.self]
+    static let pageViews: [any PageView.Type] = [ErrorPageView.self, NotFoundPageView.self, ProductListView.self,
+                                                 ActivityPageView.self, SalesPageView.self, ProductDetailView.self, RevertResultView.self]
 
     /// The names every panel needs; checked at start so a missing file fails early.
     static let requiredTemplates = ["layout", "products", "product", "product_new", "product_edit",
