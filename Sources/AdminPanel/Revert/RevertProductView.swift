@@ -19,24 +19,3 @@ struct RevertProductView: TemplateView {
         .optionalView("conflict") { $0.conflicts.isEmpty ? nil : RevertConflictsView(changes: $0.conflicts) },
     ])
 }
-
-/// The table of a revert's conflicts.
-struct RevertConflictsView: TemplateView {
-    var changes: [RevertConflictView]
-    static let templateFields: ViewFields<RevertConflictsView> = [.list("changes") { $0.changes }]
-}
-
-/// One field changed since the row: its value in the row, now, and what the revert left.
-struct RevertConflictView: TemplateView {
-    var field: String
-    var was: String
-    var now: String
-    var yours: String
-
-    static let templateFields = ViewFields<RevertConflictView>([
-        .text("field") { $0.field },
-        .text("was") { $0.was },
-        .text("now") { $0.now },
-        .text("yours") { $0.yours },
-    ])
-}
