@@ -13,7 +13,7 @@ extension ActivityController {
         let product = request.query["product"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
         let pageNumber = min(10_000, max(1, request.query["page"].flatMap { Int($0) } ?? 1))
         let (rows, hasMore) = try await activity.list(.init(person: person, action: action, productID: product), page: pageNumber)
-        let view = activityView(l, rows: rows)
+        let presenter = activityPresenter(l, rows: rows)
 
         func link(page: Int) -> String {
             var items: [String] = []
@@ -24,47 +24,35 @@ extension ActivityController {
             return "/activity?" + items.joined(separator: "&")
         }
         let everyone = await people.all.map(\.name)
-        let context: [String: TemplateValue] = [
-            "rows": .list(rows.map(view.row)),
-            "items": .list(activityItems(rows, visit: visit, view: view)),
-            "empty": .bool(rows.isEmpty),
-            "person": .string(person ?? ""),
-            "product": .string(product.map(String.init) ?? ""),
-            "people": .list((["local"] + everyone).map { name in
-                .object(["name": .string(name), "selected": .bool(name == person)])
-            }),
-            "actions": .list(ActivityAction.all.map { name in
-                .object(["value": .string(name), "label": .string(ActivityAction.label(name, l)), "selected": .bool(name == action)])
-            }),
-            "newer": pageNumber > 1 ? .object(["url": .string(link(page: pageNumber - 1))]) : .null,
-            "older": hasMore ? .object(["url": .string(link(page: pageNumber + 1))]) : .null,
-            "page_number": .int(pageNumber),
-        ]
-        return try page("activity", title: l("activity_heading"), context: context, visit: visit, section: .activity)
+        var view = ActivityPageView()
+        view.items = activityItems(rows, visit: visit, presenter: presenter)
+        view.person = person ?? ""
+        view.product = product.map(String.init) ?? ""
+        view.people = (["local"] + everyone).map { ActivityPersonOptionView(name: $0, selected: $0 == person) }
+        view.actions = ActivityAction.all.map { ListOptionView(value: $0, label: ActivityAction.label($0, l), chosen: $0 == action) }
+        view.newer = pageNumber > 1 ? LinkView(url: link(page: pageNumber - 1)) : nil
+        view.older = hasMore ? LinkView(url: link(page: pageNumber + 1)) : nil
+        return try page(view, title: l("activity_heading"), visit: visit, section: .activity)
     }
 
     /// The latest rows about one product, for its detail page (nil when the log cannot be read:
     /// the page still shows the product).
-    func productHistory(_ id: Int, _ l: Localizer) async -> TemplateValue {
-        guard let (rows, hasMore) = try? await activity.list(.init(productID: id), page: 1, pageSize: 20) else { return .null }
-        let view = activityView(l, rows: rows)
-        return .object([
-            "rows": .list(rows.map(view.row)),
-            "empty": .bool(rows.isEmpty),
-            "more": hasMore ? .object(["url": .string("/activity?product=\(id)")]) : .null,
-        ])
+    func productHistory(_ id: Int, _ l: Localizer) async -> ProductHistoryView? {
+        guard let (rows, hasMore) = try? await activity.list(.init(productID: id), page: 1, pageSize: 20) else { return nil }
+        let presenter = activityPresenter(l, rows: rows)
+        return ProductHistoryView(rows: rows.map(presenter.row), more: hasMore ? LinkView(url: "/activity?product=\(id)") : nil)
     }
 
     /// How rows read for `l`: in the panel's time zone, with the names of the products they are
     /// about as the catalog copy knows them now.
-    func activityView(_ l: Localizer, rows: [ActivityRecord]) -> ActivityRowView {
+    func activityPresenter(_ l: Localizer, rows: [ActivityRecord]) -> ActivityRowPresenter {
         let ids = Set(rows.compactMap(\.entry.productID))
-        var products: [Int: ActivityRowView.Product] = [:]
+        var products: [Int: ActivityRowPresenter.Product] = [:]
         if !ids.isEmpty {
             for product in catalog.copy.snapshot().products where ids.contains(product.id) {
                 products[product.id] = .init(name: product.name, currency: product.currency)
             }
         }
-        return ActivityRowView(localizer: l, timeZone: configuration.timeZone, products: products)
+        return ActivityRowPresenter(localizer: l, timeZone: configuration.timeZone, products: products)
     }
 }

@@ -1,95 +1,32 @@
-import Foundation
 import HTMLTemplates
-import OpenMarketCore
 
-/// One activity row as a reader sees it (the `/activity` list and a product's history): in their
-/// language, times in the panel's time zone with the zone named, fields named as the form names
-/// them, money with its currency, and the product by its name.
-///
-/// Stored rows keep raw values (API field names, plain numbers) so reverts and exports can read
-/// them; everything here is presentation.
-struct ActivityRowView: Sendable {
-    struct Product: Sendable, Equatable {
-        var name: String
-        var currency: Currency
-    }
+/// `activity_row.html`: one activity row, the same view on the `/activity` list (inside a bulk
+/// run too) and in a product's history. Built by `ActivityRowPresenter`.
+struct ActivityRowView: TemplateView {
+    var action: String
+    var actionLabel: String
+    var person: String
+    var address: String
+    var time: String
+    var timeISO: String
+    var product: LabelledLinkView?
+    var detail: TextView?
+    var changes: [ActivityChangeView]
+    /// Set on the activity page for writers; always a field of the row, so a row never shows
+    /// the form of the run around it.
+    var revert: RevertFormView?
 
-    let localizer: Localizer
-    let timeZone: TimeZone
-    /// The products the rows are about, as the catalog copy has them now (a deleted one is absent).
-    let products: [Int: Product]
-
-    /// Fields whose values are amounts of money.
-    static let moneyFields: Set<String> = ["price", "discounted_price"]
-
-    func row(_ record: ActivityRecord) -> TemplateValue {
-        let l = localizer
-        let entry = record.entry
-        let detail = entry.detail.flatMap(ActivityDetail.init(stored:))
-        let known = entry.productID.flatMap { products[$0] }
-        // The currency of amounts: a currency change in the row itself, else what the row
-        // recorded, else the product's own now.
-        let currency = entry.changes.first(where: { $0.field == "currency" }).flatMap { Currency(rawValue: $0.new) }
-            ?? detail?.arguments["currency"].flatMap(Currency.init(rawValue:))
-            ?? known?.currency
-        let detailText: String? = detail.map { $0.text(l) } ?? entry.detail
-        let product: TemplateValue = entry.productID.map { id in
-            let name = known?.name ?? detail?.arguments["product_name"] ?? Self.legacyName(entry)
-            return .object(["id": .int(id), "url": .string("/products/\(id)"),
-                            "label": .string(name.map { l("language_quoted_product", ["name": $0]) }
-                                               ?? l("bulk_unknown_product", ["id": String(id)]))])
-        } ?? .null
-        let iso = ISO8601DateFormatter.string(from: record.time, timeZone: TimeZone(identifier: "UTC")!,
-                                              formatOptions: [.withInternetDateTime])
-        return .object([
-            "action": .string(entry.action),
-            "action_label": .string(ActivityAction.label(entry.action, l)),
-            "person": .string(entry.person.isEmpty ? l("activity_unknown_person") : entry.person),
-            "address": .string(entry.address),
-            "time": .string(l.dateTime(record.time, in: timeZone)),
-            "time_iso": .string(iso),
-            "product": product,
-            "detail": detailText.flatMap { $0.isEmpty ? nil : TemplateValue.object(["text": .string($0)]) } ?? .null,
-            "changes": .list(entry.changes.map { change in
-                let (old, new) = values(change, currency: currency)
-                return .object(["field": .string(change.field), "label": .string(l.fieldLabel(change.field)),
-                                "old": .string(old), "new": .string(new)])
-            }),
-            "has_changes": .bool(!entry.changes.isEmpty),
-        ])
-    }
-
-    /// A change's old and new value as the reader should see them.
-    func values(_ change: ActivityEntry.FieldChange, currency: Currency?) -> (old: String, new: String) {
-        let l = localizer
-        switch change.field {
-        case _ where Self.moneyFields.contains(change.field):
-            func amount(_ text: String) -> String {
-                guard let value = Double(text), value.isFinite else { return text }
-                return currency.map { l.money(value, $0) } ?? Money.grouped(value, fractionDigits: value == value.rounded() ? 0 : 2)
-            }
-            return (amount(change.old), amount(change.new))
-        case "stock":
-            func count(_ text: String) -> String { Int(text).map(l.number) ?? text }
-            return (count(change.old), count(change.new))
-        case "thumbnail_id":
-            // Image ids mean nothing to a seller: the row says the thumbnail changed.
-            return ("", l("activity_thumbnail_changed"))
-        case "currency":
-            func name(_ text: String) -> String { l.catalog.texts["form_currency_" + text.lowercased()] ?? text }
-            return (name(change.old), name(change.new))
-        case "images":
-            func images(_ text: String) -> String { Int(text).map { l("language_image_count", ["count": l.number($0)]) } ?? text }
-            return (images(change.old), images(change.new))
-        default:
-            return (change.old, change.new)
-        }
-    }
-
-    /// Rows of older versions kept the product's name as the whole detail of a register or delete.
-    private static func legacyName(_ entry: ActivityEntry) -> String? {
-        guard entry.action == "register" || entry.action == "delete", let detail = entry.detail,
-              ActivityDetail(stored: detail) == nil, !detail.isEmpty else { return nil }
-        return detail
-    }
+    static let templateFields = ViewFields<ActivityRowView>([
+        .text("action") { $0.action },
+        .text("action_label") { $0.actionLabel },
+        .text("person") { $0.person },
+        .text("address") { $0.address },
+        .text("time") { $0.time },
+        .text("time_iso") { $0.timeISO },
+        .optionalView("product") { $0.product },
+        .optionalView("detail") { $0.detail },
+        .list("changes") { $0.changes },
+        .flag("has_changes") { !$0.changes.isEmpty },
+        .optionalView("revert") { $0.revert },
+    ])
 }

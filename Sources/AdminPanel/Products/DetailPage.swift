@@ -23,19 +23,18 @@ extension ProductController {
         let canManage = await vendor.mayManage(productVendorID: product.vendorID)
         // The delete dialog is a POST form, so it needs the session's CSRF token.
         let visit = await visit(request, create: canManage)
-        var context = presenter.detail(product, ownVendorID: ownVendor, visit.localizer)
+        var view = presenter.detail(product, ownVendorID: ownVendor, visit.localizer)
         // A viewer sees no write controls at all.
-        context["can_manage"] = .bool(canManage && (visit.session?.role.canWrite ?? false))
-        context["history"] = await productHistory(id, visit.localizer)
-        context["csrf_token"] = .string(visit.session?.csrfToken ?? "")
-        context["back_url"] = .string(back ?? "/products")
-        context["back"] = back.map { .object(["url": .string($0)]) } ?? .null
-        context["edit_url"] = .string(BackLink.link("/products/\(id)/edit", back: back))
-        context["delete_url"] = .string(BackLink.link("/products/\(id)/delete", back: back))
-        context["duplicate_url"] = .string(BackLink.link("/products/\(id)/duplicate", back: back))
-        context["alert"] = .null
-        context["sales"] = await productSalesSection(product, canManage: canManage, visit: visit, form: saleForm)
-        return try page("product", title: DisplayBounds.name(product.name), context: context, visit: visit, section: .products,
+        view.canManage = canManage && (visit.session?.role.canWrite ?? false)
+        view.history = await productHistory(id, visit.localizer)
+        view.csrfToken = visit.session?.csrfToken ?? ""
+        view.backURL = back ?? "/products"
+        view.back = back.map(LinkView.init)
+        view.editURL = BackLink.link("/products/\(id)/edit", back: back)
+        view.deleteURL = BackLink.link("/products/\(id)/delete", back: back)
+        view.duplicateURL = BackLink.link("/products/\(id)/duplicate", back: back)
+        view.sales = await productSalesSection(product, canManage: canManage, visit: visit, form: saleForm)
+        return try page(view, title: DisplayBounds.name(product.name), visit: visit, section: .products,
                         status: saleForm == nil ? 200 : 422)
     }
 }

@@ -22,12 +22,12 @@ struct ProductController: Sendable, PageHandling, CatalogWriting {
     let mediaController: MediaController
 
     /// The product's recent changes (`ActivityController`).
-    func productHistory(_ id: Int, _ l: Localizer) async -> TemplateValue {
+    func productHistory(_ id: Int, _ l: Localizer) async -> ProductHistoryView? {
         await activityController.productHistory(id, l)
     }
 
     /// The product's scheduled discounts and their form (`SaleSections`).
-    func productSalesSection(_ product: ProductDetail, canManage: Bool, visit: Visit, form: SaleFormState?) async -> TemplateValue {
+    func productSalesSection(_ product: ProductDetail, canManage: Bool, visit: Visit, form: SaleFormState?) async -> ProductSalesView {
         await saleSections.productSalesSection(product, canManage: canManage, visit: visit, form: form)
     }
 }

@@ -21,17 +21,6 @@ struct ProductPresenter: Sendable {
         l.plural("stock_in_stock", count: stock)
     }
 
-    /// Price fields shared by list rows and the detail page.
-    func priceFields(price: Double, bargainPrice: Double, discountedPrice: Double, currency: Currency,
-                     into fields: inout [String: TemplateValue], _ l: Localizer) {
-        let discounted = discountedPrice > 0
-        let original = l.money(price, currency)
-        fields["discounted"] = .bool(discounted)
-        fields["original_price"] = .string(original)
-        fields["price"] = .string(discounted ? l.money(bargainPrice, currency) : original)
-        fields["discount"] = .string(discounted ? l.money(discountedPrice, currency) : l.money(0, currency))
-    }
-
     func listRow(_ item: ProductListItem, ownVendorID: Int?, _ l: Localizer) -> ProductRowView {
         let discounted = item.discountedPrice > 0
         let original = l.money(item.price, item.currency)
@@ -53,50 +42,43 @@ struct ProductPresenter: Sendable {
             ?? product.images.first?.id
     }
 
-    func detail(_ product: ProductDetail, ownVendorID: Int?, _ l: Localizer) -> [String: TemplateValue] {
+    /// The product's part of the detail page; `detailPage` adds the controls, history and sales.
+    func detail(_ product: ProductDetail, ownVendorID: Int?, _ l: Localizer) -> ProductDetailView {
         let product = DisplayBounds.product(product)
-        var fields: [String: TemplateValue] = Dictionary(minimumCapacity: 32)
-        priceFields(price: product.price, bargainPrice: product.bargainPrice, discountedPrice: product.discountedPrice,
-                    currency: product.currency, into: &fields, l)
+        let discounted = product.discountedPrice > 0
+        let original = l.money(product.price, product.currency)
         let thumbnailID = thumbnailImageID(of: product)
         let count = product.images.count
-        let images: [TemplateValue] = product.images.enumerated().map { index, image in
-            let full = imageSource(image.url)
+        let images = product.images.enumerated().map { index, image in
             let position = ["number": String(index + 1), "count": String(count)]
-            return .object([
-                "index": .int(index),
-                "number": .int(index + 1),
-                "count": .int(count),
-                "src": full,
-                "full_src": full,
-                "thumb_src": imageSource(image.thumbnailURL),
-                "alt": .string(l("detail_image_alt", position.merging(["name": product.name]) { a, _ in a })),
-                "caption": .string(l("detail_image_caption", position)),
-                "thumb_alt": .string(l("form_image_number", ["number": String(index + 1)])),
-                "lazy": .bool(index > 0),
-                "is_thumbnail": .bool(image.id == thumbnailID),
-            ])
+            return ProductImageView(
+                index: index,
+                source: media.panelPath(for: image.url),
+                thumbnailSource: media.panelPath(for: image.thumbnailURL),
+                alt: l("detail_image_alt", position.merging(["name": product.name]) { a, _ in a }),
+                caption: l("detail_image_caption", position),
+                thumbnailAlt: l("form_image_number", ["number": String(index + 1)]),
+                isThumbnail: image.id == thumbnailID)
         }
-        fields["id"] = .int(product.id)
-        fields["name"] = .string(product.name)
-        fields["description"] = .string(product.description)
         let vendor = vendorLabel(id: product.vendorID, name: product.vendor?.name, ownVendorID: ownVendorID, l)
-        fields["vendor"] = .string(vendor)
-        fields["sold_by"] = .string(l("detail_sold_by", ["vendor": vendor]))
-        fields["gallery_label"] = .string(l("detail_gallery_label", ["name": product.name]))
-        fields["delete_heading"] = .string(l("delete_heading", ["name": product.name]))
-        fields["stock_number"] = .string(l.number(product.stock))
-        fields["currency"] = .string(product.currency.rawValue)
-        fields["stock"] = .int(product.stock)
-        fields["stock_text"] = .string(stockText(product.stock, l))
-        fields["sold_out"] = .bool(product.stock <= 0)
-        fields["images"] = .list(images)
-        fields["has_many_images"] = .bool(count > 1)
-        fields["created"] = .string(l.date(product.createdAt))
-        fields["created_iso"] = .string(DisplayDate.iso(product.createdAt))
-        fields["issued"] = .string(l.date(product.issuedAt))
-        fields["issued_iso"] = .string(DisplayDate.iso(product.issuedAt))
-        fields["thumbnail"] = product.images.isEmpty ? .null : .object(["src": imageSource(product.thumbnail)])
-        return fields
+        return ProductDetailView(
+            id: product.id,
+            name: product.name,
+            description: product.description,
+            soldBy: l("detail_sold_by", ["vendor": vendor]),
+            galleryLabel: l("detail_gallery_label", ["name": product.name]),
+            deleteHeading: l("delete_heading", ["name": product.name]),
+            currency: product.currency.rawValue,
+            stockNumber: l.number(product.stock),
+            stockText: stockText(product.stock, l),
+            soldOut: product.stock <= 0,
+            price: ListPrice(discounted: discounted, original: original,
+                             current: discounted ? l.money(product.bargainPrice, product.currency) : original),
+            discount: l.money(discounted ? product.discountedPrice : 0, product.currency),
+            images: images,
+            created: l.date(product.createdAt),
+            createdISO: DisplayDate.iso(product.createdAt),
+            issued: l.date(product.issuedAt),
+            issuedISO: DisplayDate.iso(product.issuedAt))
     }
 }

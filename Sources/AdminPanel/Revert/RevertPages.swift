@@ -82,40 +82,33 @@ extension RevertController {
     private func revertResultPage(_ outcomes: [RevertOutcome], heading: String, visit: Visit) throws -> HTTPResponse {
         let l = visit.localizer
         let reverted = outcomes.filter { !$0.reverted.isEmpty }.count
-        let context: [String: TemplateValue] = [
-            "heading": .string(l(heading)),
-            "summary": .string(l("safety_revert_summary", ["done": l.number(reverted), "total": l.number(outcomes.count)])),
-            "products": .list(outcomes.map { outcome in
-                let status: String
-                if let failure = outcome.failure {
-                    status = l(failure, outcome.failureArguments)
-                } else if !outcome.reverted.isEmpty {
-                    status = l("safety_revert_fields_set_back", ["fields": outcome.reverted.map { l($0.labelKey) }.joined(separator: ", ")])
-                } else if !outcome.conflicts.isEmpty {
-                    status = l("safety_revert_nothing_conflicts")
-                } else {
-                    status = l("safety_revert_nothing_to_do")
-                }
-                return .object([
-                    "id": .int(outcome.productID),
-                    "url": .string("/products/\(outcome.productID)"),
-                    "name": .string(outcome.name.isEmpty ? l("bulk_unknown_product", ["id": String(outcome.productID)]) : outcome.name),
-                    "outcome": .string(outcome.failure != nil ? "failed" : outcome.reverted.isEmpty ? "unchanged" : "done"),
-                    "status": .string(status),
-                    "conflict": outcome.conflicts.isEmpty ? .null : .object([
-                        "changes": .list(outcome.conflicts.map {
-                            .object(["field": .string($0.field), "was": .string($0.was), "now": .string($0.now),
-                                     "yours": .string($0.yours)])
-                        }),
-                    ]),
-                ])
-            }),
-        ]
+        let products = outcomes.map { outcome in
+            let status: String
+            if let failure = outcome.failure {
+                status = l(failure, outcome.failureArguments)
+            } else if !outcome.reverted.isEmpty {
+                status = l("safety_revert_fields_set_back", ["fields": outcome.reverted.map { l($0.labelKey) }.joined(separator: ", ")])
+            } else if !outcome.conflicts.isEmpty {
+                status = l("safety_revert_nothing_conflicts")
+            } else {
+                status = l("safety_revert_nothing_to_do")
+            }
+            return RevertProductView(
+                id: outcome.productID,
+                name: outcome.name.isEmpty ? l("bulk_unknown_product", ["id": String(outcome.productID)]) : outcome.name,
+                outcome: outcome.failure != nil ? "failed" : outcome.reverted.isEmpty ? "unchanged" : "done",
+                status: status,
+                conflicts: outcome.conflicts.map { RevertConflictView(field: $0.field, was: $0.was, now: $0.now, yours: $0.yours) })
+        }
+        let view = RevertResultView(
+            heading: l(heading),
+            summary: l("safety_revert_summary", ["done": l.number(reverted), "total": l.number(outcomes.count)]),
+            products: products)
         // Nothing could be set back because of later changes: the conflict's status, as on edit.
         // A wrong v1 password with nothing set back: the form's refusal.
         let status = reverted > 0 ? 200 : outcomes.contains { !$0.conflicts.isEmpty } ? 409
             : outcomes.contains(where: \.unauthorized) ? 422 : 200
-        return try page("revert_result", title: l(heading), context: context, visit: visit, section: .activity, status: status)
+        return try page(view, title: l(heading), visit: visit, section: .activity, status: status)
     }
 }
 

@@ -13,8 +13,8 @@ struct SaleSections: Sendable {
 
     static let salesUnavailable = PageFailure(status: 403, heading: "sales_heading", message: "sales_v1_unavailable")
 
-    /// One template row per sale (`sale_row.html`), with a cancel form for people who may write.
-    func saleRows(_ sales: [Sale], text: SaleText, visit: Visit, back: String) async throws -> [TemplateValue] {
+    /// One row view per sale (`sale_row.html`), with a cancel form for people who may write.
+    func saleRows(_ sales: [Sale], text: SaleText, visit: Visit, back: String) async throws -> [SaleRowView] {
         let l = text.l
         let tries = try await self.sales.tries(of: sales.map(\.id))
         let canWrite = visit.session?.role.canWrite ?? false
@@ -25,72 +25,63 @@ struct SaleSections: Sendable {
             if sale.state.isFinal == false, sale.attempts > 0, let next = sale.nextTryAt {
                 note = [note, l("sales_next_try", ["time": text.time(next)])].compactMap { $0 }.joined(separator: " ")
             }
-            return .object([
-                "id": .int(sale.id),
-                "state": .string(sale.state.rawValue),
-                "state_label": .string(l(sale.state.labelKey)),
-                "product_id": .int(sale.productID),
-                "product_name": .string(sale.productName),
-                "product_url": .string("/products/\(sale.productID)"),
-                "discount": .string(text.discount(sale)),
-                "period": .string(text.period(sale.start, sale.end)),
-                "start_iso": .string(iso.string(from: sale.start)),
-                "end_iso": .string(iso.string(from: sale.end)),
-                "length": .string(l("sales_length", ["length": text.length(sale.start, sale.end)])),
-                "set_by": .string(l("sales_set_by", ["person": sale.createdBy, "time": text.time(sale.createdAt)])),
-                "note": note.map { .object(["text": .string($0)]) } ?? .null,
-                "has_tries": .bool(!saleTries.isEmpty),
-                "tries_count": .int(sale.attempts),
-                "tries": .list(saleTries.map { attempt in
-                    .object(["text": .string(l("sales_try", ["time": text.time(attempt.at), "step": l(attempt.step.labelKey),
-                                                             "reason": attempt.failure]))])
-                }),
-                "cancel": canWrite && !sale.state.isFinal && salesAvailable
-                    ? .object(["id": .int(sale.id), "csrf_token": .string(visit.session?.csrfToken ?? ""), "back": .string(back),
-                               "label": .string(l("sales_cancel_label", ["id": String(sale.id)]))])
-                    : .null,
-            ])
+            return SaleRowView(
+                id: sale.id,
+                state: sale.state.rawValue,
+                stateLabel: l(sale.state.labelKey),
+                productName: sale.productName,
+                productURL: "/products/\(sale.productID)",
+                discount: text.discount(sale),
+                period: text.period(sale.start, sale.end),
+                startISO: iso.string(from: sale.start),
+                length: l("sales_length", ["length": text.length(sale.start, sale.end)]),
+                setBy: l("sales_set_by", ["person": sale.createdBy, "time": text.time(sale.createdAt)]),
+                note: note.map(TextView.init),
+                triesCount: sale.attempts,
+                tries: saleTries.map { attempt in
+                    TextView(text: l("sales_try", ["time": text.time(attempt.at), "step": l(attempt.step.labelKey),
+                                                   "reason": attempt.failure]))
+                },
+                cancel: canWrite && !sale.state.isFinal && salesAvailable
+                    ? SaleCancelView(id: sale.id, csrfToken: visit.session?.csrfToken ?? "", back: back,
+                                     label: l("sales_cancel_label", ["id": String(sale.id)]))
+                    : nil)
         }
     }
 
     /// The detail page's `data-product-sales` section: the product's sales and, for people who
     /// may change it, the form (kept values and errors after a refused submission).
-    func productSalesSection(_ product: ProductDetail, canManage: Bool, visit: Visit, form: SaleFormState?) async -> TemplateValue {
+    func productSalesSection(_ product: ProductDetail, canManage: Bool, visit: Visit, form: SaleFormState?) async -> ProductSalesView {
         let l = visit.localizer
         let text = SaleText(zone: configuration.timeZone, l: l)
         guard salesAvailable else {
-            return .object(["unavailable": .object(["text": .string(l("sales_v1_unavailable"))]), "rows": .list([]),
-                            "empty": false, "form": .null, "all_url": .string("/sales")])
+            return ProductSalesView(unavailable: TextView(text: l("sales_v1_unavailable")), allURL: "/sales")
         }
         let list = (try? await sales.list(.init(productID: product.id), limit: 50)) ?? []
         let rows = (try? await saleRows(list, text: text, visit: visit, back: "/products/\(product.id)")) ?? []
-        var formValue: TemplateValue = .null
+        var formView: SaleFormView?
         if canManage, visit.session?.role.canWrite ?? false {
             let values = form?.values ?? SaleForm()
             let errors = form?.errors ?? []
-            func error(_ field: String) -> TemplateValue {
-                errors.first { $0.field == field }.map { .object(["message": .string($0.message)]) } ?? .null
+            func error(_ field: String) -> MessageView? {
+                errors.first { $0.field == field }.map { MessageView(message: $0.message) }
             }
-            formValue = .object([
-                "action": .string("/products/\(product.id)/sales"),
-                "csrf_token": .string(visit.session?.csrfToken ?? ""),
-                "sale_discount": .string(values.discount),
-                "sale_start": .string(values.start),
-                "sale_end": .string(values.end),
-                "discount_hint": .string(l("sales_form_discount_hint",
-                                           ["example": product.currency == .KRW ? "3,000" : "2.50"])),
-                "time_hint": .string(l("sales_form_time_hint", ["zone": text.zoneName])),
-                "sale_discount_error": error("sale_discount"),
-                "sale_start_error": error("sale_start"),
-                "sale_end_error": error("sale_end"),
-                "summary": errors.isEmpty ? .null : .object([
-                    "heading": .string(l("sales_form_errors", ["count": l.number(errors.count)])),
-                    "items": .list(errors.map { .object(["field_id": .string($0.field), "message": .string($0.message)]) }),
-                ]),
-            ])
+            formView = SaleFormView(
+                action: "/products/\(product.id)/sales",
+                csrfToken: visit.session?.csrfToken ?? "",
+                discount: values.discount,
+                start: values.start,
+                end: values.end,
+                discountHint: l("sales_form_discount_hint", ["example": product.currency == .KRW ? "3,000" : "2.50"]),
+                timeHint: l("sales_form_time_hint", ["zone": text.zoneName]),
+                discountError: error("sale_discount"),
+                startError: error("sale_start"),
+                endError: error("sale_end"),
+                summary: errors.isEmpty ? nil : SaleErrorSummaryView(
+                    heading: l("sales_form_errors", ["count": l.number(errors.count)]),
+                    items: errors.map { SaleErrorItemView(fieldID: $0.field, message: $0.message) }))
         }
-        return .object(["unavailable": .null, "rows": .list(rows), "empty": .bool(rows.isEmpty), "form": formValue,
-                        "all_url": .string("/sales?product=\(product.id)")])
+        return ProductSalesView(rows: rows, allURL: "/sales?product=\(product.id)", form: formView)
     }
 
     /// Why a sale was not stored: the broken rules, and the sale it would overlap.

@@ -27,22 +27,14 @@ struct SalesController: Sendable, PageHandling {
         let product = request.query["product"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }.flatMap { $0 > 0 ? $0 : nil }
         let state = request.query["state"].flatMap(Sale.State.init(rawValue:))
         let filtered = product != nil || state != nil
-        var context: [String: TemplateValue] = [
-            "intro": .string(l("sales_intro", ["zone": text.zoneName])),
-            "product": .string(product.map(String.init) ?? ""),
-            "states": .list(Sale.State.allCases.map { option in
-                .object(["value": .string(option.rawValue), "label": .string(l(option.labelKey)),
-                         "selected": .bool(option == state)])
-            }),
-            "clear": filtered ? .object(["url": .string("/sales")]) : .null,
-        ]
+        var view = SalesPageView(intro: l("sales_intro", ["zone": text.zoneName]))
+        view.product = product.map(String.init) ?? ""
+        view.states = Sale.State.allCases.map { ListOptionView(value: $0.rawValue, label: l($0.labelKey), chosen: $0 == state) }
+        view.clear = filtered ? LinkView(url: "/sales") : nil
         guard saleSections.salesAvailable else {
-            context["unavailable"] = .object(["text": .string(l("sales_v1_unavailable"))])
-            context["sections"] = .list([])
-            context["empty"] = .null
-            return try page("sales", title: l("sales_heading"), context: context, visit: visit, section: .sales)
+            view.unavailable = TextView(text: l("sales_v1_unavailable"))
+            return try page(view, title: l("sales_heading"), visit: visit, section: .sales)
         }
-        context["unavailable"] = .null
         let sales = try await self.sales.list(.init(productID: product, state: state))
         let here = request.target.utf8.count <= 1024 ? request.target : "/sales"
         let rows = try await saleSections.saleRows(sales, text: text, visit: visit, back: here)
@@ -50,14 +42,13 @@ struct SalesController: Sendable, PageHandling {
             ("running", "sales_section_running", [.running]), ("upcoming", "sales_section_upcoming", [.scheduled]),
             ("past", "sales_section_past", [.ended, .cancelled, .failed]),
         ]
-        context["sections"] = .list(groups.compactMap { group in
-            let members = zip(sales, rows).filter { group.states.contains($0.0.state) }.map(\.1)
+        view.sections = groups.compactMap { group in
             if let state, !group.states.contains(state) { return nil }
-            return .object(["key": .string(group.key), "title": .string(l(group.title)),
-                            "rows": .list(members), "empty": .bool(members.isEmpty)])
-        })
-        context["empty"] = sales.isEmpty ? .object(["text": .string(l(filtered ? "sales_empty_filtered" : "sales_empty"))]) : .null
-        return try page("sales", title: l("sales_heading"), context: context, visit: visit, section: .sales)
+            let members = zip(sales, rows).filter { group.states.contains($0.0.state) }.map(\.1)
+            return SalesSectionView(key: group.key, title: l(group.title), rows: members)
+        }
+        view.empty = sales.isEmpty ? TextView(text: l(filtered ? "sales_empty_filtered" : "sales_empty")) : nil
+        return try page(view, title: l("sales_heading"), visit: visit, section: .sales)
     }
 
     // MARK: the product page

@@ -8,22 +8,8 @@ import OpenMarketCore
 /// money with its currency, every detail translated, products by name, times in the panel's zone.
 @Suite struct ActivityRowViewTests {
     static let seoul = TimeZone(identifier: "Asia/Seoul")!
-    static let view = ActivityRowView(localizer: LanguageTests.ko, timeZone: seoul,
+    static let view = ActivityRowPresenter(localizer: LanguageTests.ko, timeZone: seoul,
                                       products: [52: .init(name: "텀블러 3", currency: .KRW)])
-
-    private func fields(_ value: TemplateValue) -> [String: TemplateValue] {
-        if case .object(let fields) = value { return fields }
-        Issue.record("not an object: \(value)")
-        return [:]
-    }
-
-    private func text(_ value: TemplateValue?) -> String? {
-        switch value {
-        case .string(let text)?: text
-        case .object(let inner)?: text(inner["text"]) ?? text(inner["label"])
-        default: nil
-        }
-    }
 
     private func record(_ entry: ActivityEntry, at seconds: TimeInterval = 0) -> ActivityRecord {
         ActivityRecord(id: 1, time: Date(timeIntervalSince1970: seconds), entry: entry)
@@ -36,30 +22,27 @@ import OpenMarketCore
                                             .init(field: "stock", old: "3", new: "1200"),
                                             .init(field: "thumbnail_id", old: "121", new: "122")],
                                   detail: ActivityDetail("edited", ["product_name": "텀블러 3", "currency": "KRW"]).stored)
-        let row = fields(Self.view.row(record(entry)))
-        guard case .list(let changes)? = row["changes"] else { Issue.record("no changes"); return }
-        let shown = changes.map { change -> [String] in
-            let f = fields(change)
-            return [text(f["label"]) ?? "", text(f["old"]) ?? "", text(f["new"]) ?? ""]
-        }
+        let row = Self.view.row(record(entry))
+        let changes = row.changes
+        let shown = changes.map { [$0.label, $0.old, $0.new] }
         #expect(shown == [["가격", "₩1,000", "₩45,000"], ["할인 금액", "₩0", "₩500"], ["재고", "3", "1,200"],
                           ["대표 이미지", "", "대표 이미지 변경"]])
         // The stored field names stay as hooks (data-change) for reverts and tests.
-        #expect(changes.map { text(fields($0)["field"]) } == ["price", "discounted_price", "stock", "thumbnail_id"])
-        #expect(text(row["product"]) == "‘텀블러 3’")
-        #expect(row["detail"] == .null)   // an edit's detail only carries the name and currency
-        #expect(text(row["action_label"]) == "수정")
+        #expect(changes.map(\.field) == ["price", "discounted_price", "stock", "thumbnail_id"])
+        #expect(row.product?.label == "‘텀블러 3’")
+        #expect(row.detail == nil)   // an edit's detail only carries the name and currency
+        #expect(row.actionLabel == "수정")
     }
 
     @Test func timesAreInThePanelsZoneWithTheZoneNamed() {
         let entry = ActivityEntry(person: "local", address: "127.0.0.1", action: "sign-in")
-        let time = text(fields(Self.view.row(record(entry, at: 1_764_050_400))).first { $0.key == "time" }?.value) ?? ""
+        let time = Self.view.row(record(entry, at: 1_764_050_400)).time
         // 2025-11-25 06:00 UTC is 15:00 in Seoul.
         #expect(time.hasPrefix("2025년 11월 25일 15:00 "), "\(time)")
         #expect(time.hasSuffix(" KST"), "\(time)")
         #expect(Localizer.zoneName(TimeZone(secondsFromGMT: -(3 * 3600 + 1800))!, at: Date()) == "UTC−3:30")
-        let english = ActivityRowView(localizer: LanguageTests.en, timeZone: TimeZone(identifier: "UTC")!, products: [:])
-        #expect(text(fields(english.row(record(entry, at: 1_764_050_400)))["time"]) == "Nov 25, 2025 06:00 UTC")
+        let english = ActivityRowPresenter(localizer: LanguageTests.en, timeZone: TimeZone(identifier: "UTC")!, products: [:])
+        #expect(english.row(record(entry, at: 1_764_050_400)).time == "Nov 25, 2025 06:00 UTC")
     }
 
     @Test func bulkRowsNameTheProductAndSpeakTheReadersLanguage() {
@@ -68,22 +51,22 @@ import OpenMarketCore
         let detail = BulkController.bulkActivityDetail(.adjustPrice(PriceAdjustment(change: .amount(-100))), outcome)
         let entry = ActivityEntry(person: "local", address: "127.0.0.1", action: "bulk", productID: 77, detail: detail.stored)
         // Product 77 has left the catalog since: the row still names it.
-        let row = fields(Self.view.row(record(entry)))
-        #expect(text(row["detail"]) == "가격 조정 완료 — 가격 변경: ₩1,000 → ₩900")
-        #expect(text(row["product"]) == "‘텀블러 3’")
-        let english = ActivityRowView(localizer: LanguageTests.en, timeZone: Self.seoul, products: [:])
-        let englishDetail = text(fields(english.row(record(entry)))["detail"]) ?? ""
+        let row = Self.view.row(record(entry))
+        #expect(row.detail?.text == "가격 조정 완료 — 가격 변경: ₩1,000 → ₩900")
+        #expect(row.product?.label == "‘텀블러 3’")
+        let english = ActivityRowPresenter(localizer: LanguageTests.en, timeZone: Self.seoul, products: [:])
+        let englishDetail = english.row(record(entry)).detail?.text ?? ""
         #expect(englishDetail.contains("₩1,000") && !englishDetail.contains("가격"), "\(englishDetail)")
         // A product the log never named shows its number in words, not "상품 52" glued to nothing.
         let bare = ActivityEntry(person: "local", address: "127.0.0.1", action: "bulk", productID: 99)
-        #expect(text(fields(Self.view.row(record(bare)))["product"]) == "상품 번호 99")
+        #expect(Self.view.row(record(bare)).product?.label == "상품 번호 99")
     }
 
     @Test func peopleDetailsAreSentencesWithRolesInWords() {
         func detail(_ name: String, _ arguments: [String: String]) -> String? {
             let entry = ActivityEntry(person: "owner", address: "127.0.0.1", action: "person-invited",
                                       detail: ActivityDetail(name, arguments).stored)
-            return text(fields(Self.view.row(record(entry)))["detail"])
+            return Self.view.row(record(entry)).detail?.text
         }
         #expect(detail("person_invited", ["name": "박직원", "role": "editor"]) == "박직원님을 편집자로 초대했습니다.")
         #expect(detail("person_invited", ["name": "김보기", "role": "viewer"]) == "김보기님을 보기 전용으로 초대했습니다.")
@@ -108,9 +91,9 @@ import OpenMarketCore
     @Test func rowsOfOlderVersionsStayReadable() {
         // Plain sentences stored before details had keys are shown as written.
         let old = ActivityEntry(person: "local", address: "127.0.0.1", action: "register", productID: 5, detail: "Old mug")
-        let row = fields(Self.view.row(record(old)))
-        #expect(text(row["detail"]) == "Old mug")
-        #expect(text(row["product"]) == "‘Old mug’")
+        let row = Self.view.row(record(old))
+        #expect(row.detail?.text == "Old mug")
+        #expect(row.product?.label == "‘Old mug’")
         #expect(ActivityDetail(stored: "{not json") == nil)
         #expect(ActivityDetail(stored: ActivityDetail("x", ["a": "‘b’ / \"c\""]).stored) == ActivityDetail("x", ["a": "‘b’ / \"c\""]))
     }

@@ -1,0 +1,16 @@
+import HTMLTemplates
+
+/// `activity_run.html`: the rows of one bulk run, grouped (`data-bulk-run`), with the run's revert form.
+struct ActivityRunView: TemplateView {
+    var id: String
+    var label: String
+    var rows: [ActivityRowView]
+    var revert: RevertFormView?
+
+    static let templateFields = ViewFields<ActivityRunView>([
+        .text("id") { $0.id },
+        .text("label") { $0.label },
+        .list("rows") { $0.rows },
+        .optionalView("revert") { $0.revert },
+    ])
+}
