@@ -67,4 +67,68 @@ enum CatalogOrdering {
             return true
         }
     }
+
+    /// `areInOrder` over a snapshot's products by index, with each name folded once up front
+    /// (folding in every comparison was most of building a snapshot of 10,000 products).
+    struct SortKeys {
+        let products: [CatalogProduct]
+        let foldedNames: [String]
+
+        init(_ products: [CatalogProduct]) {
+            self.products = products
+            foldedNames = products.map { $0.name.lowercased() }
+        }
+
+        func areInOrder(_ i: Int, _ j: Int, by sort: CatalogSort) -> Bool {
+            guard sort == .name else { return CatalogOrdering.areInOrder(products[i], products[j], by: sort) }
+            let (x, y) = (foldedNames[i], foldedNames[j])
+            if x != y { return x < y }
+            let (a, b) = (products[i], products[j])
+            return a.name != b.name ? a.name < b.name : a.id < b.id
+        }
+    }
+
+    /// The values of one product the filters test, packed small so a pass over every product
+    /// reads one compact array instead of the products themselves.
+    struct FilterRow: Sendable {
+        var vendorID: Int
+        var stock: Int
+        var isDiscounted: Bool
+        var currency: Currency
+
+        init(_ product: CatalogProduct) {
+            vendorID = product.vendorID
+            stock = product.stock
+            isDiscounted = product.discountedPrice > 0
+            currency = product.currency
+        }
+    }
+
+    /// `Filter` over a snapshot's rows by index, the search already answered for every product
+    /// (`found`, nil without a search). Keeps exactly what `Filter.keeps` keeps.
+    struct RowFilter {
+        let filter: Filter
+        let rows: [FilterRow]
+        let found: [Bool]?
+
+        init(_ filter: Filter, rows: [FilterRow], found: [Bool]?) {
+            self.filter = filter
+            self.rows = rows
+            self.found = found
+        }
+
+        func keeps(_ index: Int) -> Bool {
+            let row = rows[index]
+            if filter.mineOnly && (filter.ownVendorID == nil || row.vendorID != filter.ownVendorID) { return false }
+            switch filter.stock {
+            case .any: break
+            case .inStock: if row.stock <= 0 { return false }
+            case .soldOut: if row.stock > 0 { return false }
+            }
+            if filter.discountedOnly && !row.isDiscounted { return false }
+            if let currency = filter.currency, row.currency != currency { return false }
+            if let found, !found[index] { return false }
+            return true
+        }
+    }
 }
