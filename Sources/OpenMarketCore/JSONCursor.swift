@@ -1,3 +1,5 @@
+import Foundation
+
 /// The JSON lexer shared by the tree parser (`JSONValue.parse`) and the model reader
 /// (`JSONObjectReader`): a position in a byte buffer and the RFC 8259 rules for each kind of
 /// token. It reads a value two ways: into Swift values (`string()`, `number()`), or only past it,
@@ -99,6 +101,51 @@ struct JSONCursor {
         case UInt8(ascii: "f"): try literal("false")
         case UInt8(ascii: "n"): try literal("null")
         default: try skipNumber()
+        }
+    }
+
+    /// Moves past a value of a document whose syntax was already checked (whitespace before it
+    /// included): only where it ends is found, nothing is checked again. Strings are crossed with
+    /// `memchr` to their closing quote, so the second look at a large list costs little.
+    mutating func skipCheckedValue() {
+        skipWhitespace()
+        var depth = 0
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "\""):
+                skipCheckedString()
+                if depth == 0 { return }
+                continue
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                depth += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                if depth == 0 { return }   // the end of the enclosing container, not this value's
+                depth -= 1
+                if depth == 0 { index += 1; return }
+            case UInt8(ascii: ","), 0x20, 0x09, 0x0A, 0x0D:
+                if depth == 0 { return }   // the end of a number or literal
+            default:
+                break
+            }
+            index += 1
+        }
+    }
+
+    /// Moves past a checked string (cursor at its opening quote): to the first quote not escaped.
+    mutating func skipCheckedString() {
+        index += 1
+        while index < bytes.count {
+            guard let base = bytes.baseAddress,
+                  let hit = memchr(base + index, Int32(UInt8(ascii: "\"")), bytes.count - index) else {
+                index = bytes.count
+                return
+            }
+            let quote = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+            // Escaped when an odd number of backslashes comes right before it.
+            var backslashes = 0
+            while quote - backslashes - 1 >= index, bytes[quote - backslashes - 1] == UInt8(ascii: "\\") { backslashes += 1 }
+            index = quote + 1
+            if backslashes % 2 == 0 { return }
         }
     }
 
@@ -233,6 +280,7 @@ struct JSONCursor {
         let isInteger = try scanNumber()
         let literal = UnsafeBufferPointer(rebasing: bytes[start..<index])
         if isInteger, let integer = Self.integer(literal) { return (Double(integer), integer) }
+        if let decimal = Self.shortDecimal(literal) { return (decimal, nil) }
         let text = String(decoding: literal, as: UTF8.self)
         guard let double = Double(text), double.isFinite || lenient else { throw SyntaxError() }
         return (double, nil)
@@ -264,6 +312,34 @@ struct JSONCursor {
             while isDigit(index) { index += 1 }
         }
         return isInteger
+    }
+
+    /// A checked literal with a fraction and no exponent of at most 15 digits (`12000.0`,
+    /// `-0.99`), exactly as `Double(text)` reads it: the digits as a whole number and one division
+    /// by a power of ten, both exact in a `Double`, give the correctly rounded value. Nil for
+    /// anything else (the string conversion handles it).
+    private static func shortDecimal(_ literal: UnsafeBufferPointer<UInt8>) -> Double? {
+        var digits = literal[...]
+        let negative = digits.first == UInt8(ascii: "-")
+        if negative { digits = digits.dropFirst() }
+        var mantissa: Int64 = 0
+        var count = 0
+        var scale = -1
+        for byte in digits {
+            if byte == UInt8(ascii: ".") { scale = 0; continue }
+            guard byte >= 0x30, byte <= 0x39 else { return nil }   // an exponent
+            mantissa = mantissa * 10 + Int64(byte - 0x30)
+            count += 1
+            if scale >= 0 { scale += 1 }
+            if count > 15 { return nil }
+        }
+        guard scale > 0 else { return nil }
+        let value = Double(mantissa) / powersOfTen[scale]
+        return negative ? -value : value
+    }
+
+    private static let powersOfTen: [Double] = (0...15).map { exponent in
+        (0..<exponent).reduce(1.0) { value, _ in value * 10 }
     }
 
     /// A checked integer literal (`-?[0-9]+`) as an `Int`; nil when it does not fit (what `Int(text)` does).

@@ -13,19 +13,20 @@ import Foundation
 ///
 /// A reader borrows the answer's bytes: it lives only inside `OpenMarketJSON.read`.
 struct JSONObjectReader {
-    /// Where one member lies in the bytes.
+    /// Where one member lies in the bytes (plain numbers, so the list of them is cheap to build).
     private struct Member {
         var keyStart: Int
         var keyEnd: Int
         /// The value's first byte (its kind: `"`, `{`, `[`, `t`, `f`, `n`, or a number).
         var valueStart: Int
-        /// The key decoded, for the rare key that has an escape or non-ASCII bytes; nil when the
-        /// key's raw bytes are its text.
-        var decodedKey: String?
+        /// For the rare key that has an escape or non-ASCII bytes, its decoded text's place in
+        /// `decodedKeys`; -1 when the key's raw bytes are its text.
+        var decodedKey: Int
     }
 
     let bytes: UnsafeBufferPointer<UInt8>
     private let members: [Member]
+    private let decodedKeys: [String]
     private let location: JSONLocation
     /// Just past the object's closing brace.
     let end: Int
@@ -33,9 +34,11 @@ struct JSONObjectReader {
     /// The path of this object itself ("" for the document), written out on demand.
     var path: String { location.text }
 
-    private init(bytes: UnsafeBufferPointer<UInt8>, members: [Member], end: Int, location: JSONLocation) {
+    private init(bytes: UnsafeBufferPointer<UInt8>, members: (list: [Member], decodedKeys: [String]), end: Int,
+                 location: JSONLocation) {
         self.bytes = bytes
-        self.members = members
+        self.members = members.list
+        self.decodedKeys = members.decodedKeys
         self.end = end
         self.location = location
     }
@@ -49,9 +52,9 @@ struct JSONObjectReader {
         var cursor = JSONCursor(bytes: bytes, lenient: true)
         cursor.skipWhitespace()
         let start = cursor.index
-        var members: [Member]?
+        var members: (list: [Member], decodedKeys: [String])?
         if cursor.current == UInt8(ascii: "{") {
-            guard let scanned = scanMembers(&cursor, depth: 0) else { throw syntaxError }
+            guard let scanned = scanMembers(&cursor, depth: 0, checking: true) else { throw syntaxError }
             members = scanned
         } else {
             do { try cursor.skipValue(depth: 0) } catch { throw syntaxError }
@@ -71,7 +74,7 @@ struct JSONObjectReader {
         case .object:
             var cursor = JSONCursor(bytes: bytes, lenient: true, at: start)
             // The document's syntax was checked whole: scanning again cannot fail.
-            let members = scanMembers(&cursor, depth: 0) ?? []
+            let members = scanMembers(&cursor, depth: 0, checking: false) ?? ([], [])
             return JSONObjectReader(bytes: bytes, members: members, end: cursor.index, location: location)
         case .null: throw .undecodable(path: location.text, reason: "null where a value is required")
         default: throw .undecodable(path: location.text, reason: "expected an object")
@@ -79,34 +82,43 @@ struct JSONObjectReader {
     }
 
     /// Moves past an object (cursor at `{`), recording its members; nil for a syntax error.
-    private static func scanMembers(_ cursor: inout JSONCursor, depth: Int) -> [Member]? {
+    /// `checking`: the first look at the document checks every value's syntax; a second look
+    /// (an element of a list, a nested object) only finds where each value ends.
+    private static func scanMembers(_ cursor: inout JSONCursor, depth: Int,
+                                    checking: Bool) -> (list: [Member], decodedKeys: [String])? {
         var members: [Member] = []
+        var decodedKeys: [String] = []
         members.reserveCapacity(16)
         do {
             cursor.index += 1   // {
             cursor.skipWhitespace()
-            if cursor.current == UInt8(ascii: "}") { cursor.index += 1; return members }
+            if cursor.current == UInt8(ascii: "}") { cursor.index += 1; return (members, decodedKeys) }
             while true {
                 cursor.skipWhitespace()
                 guard cursor.current == UInt8(ascii: "\"") else { return nil }
                 let keyStart = cursor.index
                 let plain = try cursor.skipString()
                 let keyEnd = cursor.index
-                var decodedKey: String?
+                var decodedKey = -1
                 if !plain {
                     var keyCursor = JSONCursor(bytes: cursor.bytes, lenient: true, at: keyStart)
-                    decodedKey = try keyCursor.string()
+                    decodedKey = decodedKeys.count
+                    decodedKeys.append(try keyCursor.string())
                 }
                 try cursor.expect(UInt8(ascii: ":"))
                 cursor.skipWhitespace()
                 let valueStart = cursor.index
-                try cursor.skipValue(depth: depth + 1)
+                if checking {
+                    try cursor.skipValue(depth: depth + 1)
+                } else {
+                    cursor.skipCheckedValue()
+                }
                 members.append(Member(keyStart: keyStart + 1, keyEnd: keyEnd - 1, valueStart: valueStart,
                                       decodedKey: decodedKey))
                 cursor.skipWhitespace()
                 switch cursor.current {
                 case UInt8(ascii: ","): cursor.index += 1
-                case UInt8(ascii: "}"): cursor.index += 1; return members
+                case UInt8(ascii: "}"): cursor.index += 1; return (members, decodedKeys)
                 default: return nil
                 }
             }
@@ -119,20 +131,28 @@ struct JSONObjectReader {
 
     /// The first member spelt `name` (as a dictionary keeps the first of duplicate keys).
     private func member(_ name: String) -> Member? {
-        var spelling = name   // withUTF8 may make it contiguous, so it needs its own copy
-        return spelling.withUTF8 { wanted in
-            for member in members {
-                if let decoded = member.decodedKey {
-                    if decoded == name { return member }
+        let position = name.utf8.withContiguousStorageIfAvailable { wanted -> Int in
+            for (position, member) in members.enumerated() {
+                if member.decodedKey >= 0 {
+                    if decodedKeys[member.decodedKey] == name { return position }
                     continue
                 }
                 guard member.keyEnd - member.keyStart == wanted.count else { continue }
-                if wanted.isEmpty || memcmp(bytes.baseAddress! + member.keyStart, wanted.baseAddress!, wanted.count) == 0 {
-                    return member
+                if wanted.isEmpty { return position }
+                if bytes[member.keyStart] == wanted[0],
+                   memcmp(bytes.baseAddress! + member.keyStart, wanted.baseAddress!, wanted.count) == 0 {
+                    return position
                 }
             }
-            return nil
+            return -1
         }
+        guard let position else {
+            // A key name not stored contiguously (never one of ours: they are literals).
+            var contiguous = name
+            contiguous.makeContiguousUTF8()
+            return member(contiguous)
+        }
+        return position >= 0 ? members[position] : nil
     }
 
     func contains(_ key: String) -> Bool { member(key) != nil }
@@ -284,8 +304,7 @@ struct JSONObjectReader {
             if let end = try body(elementStart, location.element(index)) {
                 cursor.index = end
             } else {
-                // Known good syntax: skipping cannot fail.
-                try? cursor.skipValue(depth: 0)
+                cursor.skipCheckedValue()
             }
             cursor.skipWhitespace()
             guard cursor.current == UInt8(ascii: ",") else { return }

@@ -3,7 +3,7 @@ import OpenMarketCore
 
 /// An immutable picture of the local catalog with every sort order computed once, so a page of
 /// any view is one pass over an order with the view's filter: no lock, no database, no copying
-/// of products. The filters read a compact column of the few values they test (`rows`), and a
+/// of products. The filters read a compact column of the few values they test (`columns`), and a
 /// search reads the folded keys laid out as bytes (`searchIndex`), so a pass over 10,000
 /// products touches no product. A new snapshot is built (lazily) after the copy changes.
 final class CatalogSnapshot: Sendable {
@@ -11,7 +11,7 @@ final class CatalogSnapshot: Sendable {
     /// For each sort, the indexes into `products` in that order.
     private let orders: [CatalogSort: [Int32]]
     /// What the filters test, per product (same indexes as `products`).
-    private let rows: [CatalogOrdering.FilterRow]
+    private let columns: CatalogOrdering.FilterColumns
     private let searchIndex: CatalogSearchIndex
     let newestID: Int?
     /// Products the API sent that could not be read: shown as such on the first page of every
@@ -31,7 +31,7 @@ final class CatalogSnapshot: Sendable {
             orders[sort] = products.indices.sorted { keys.areInOrder($0, $1, by: sort) }.map { Int32($0) }
         }
         self.orders = orders
-        rows = products.map(CatalogOrdering.FilterRow.init)
+        columns = CatalogOrdering.FilterColumns(products)
         searchIndex = CatalogSearchIndex(products)
         newestID = byID.first.map { products[Int($0)].id }
     }
@@ -82,7 +82,7 @@ final class CatalogSnapshot: Sendable {
     private func rowFilter(_ query: CatalogQuery, ownVendorID: Int?) -> CatalogOrdering.RowFilter {
         let filter = CatalogOrdering.Filter(query, ownVendorID: ownVendorID)
         let found = filter.searchKey.isEmpty ? nil : searchIndex.matches(filter.searchKey, in: products)
-        return CatalogOrdering.RowFilter(filter, rows: rows, found: found)
+        return CatalogOrdering.RowFilter(filter, columns: columns, found: found)
     }
 
     private func matching(_ filter: CatalogOrdering.RowFilter, order: [Int32], from start: Int, count: Int) -> [Int32] {
