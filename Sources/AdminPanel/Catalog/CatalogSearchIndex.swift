@@ -49,21 +49,26 @@ struct CatalogSearchIndex: Sendable {
         bytes.withUnsafeBufferPointer { haystack in
             needle.withUnsafeBufferPointer { needle in
                 guard let base = haystack.baseAddress, let wanted = needle.baseAddress else { return }
-                // memchr to each place the first byte occurs, memcmp for the rest.
-                var position = 0
+                // memchr to each place the needle's last byte occurs, memcmp for the rest. The
+                // last byte, not the first: in Korean text the first byte of a syllable is one of
+                // four lead bytes, found every few characters; the last is a continuation byte
+                // spread over 64 values.
+                let last = needle.count - 1
+                var position = 0   // where a match may start at the earliest
                 while position + needle.count <= haystack.count,
-                      let hit = memchr(base + position, Int32(needle[0]), haystack.count - needle.count + 1 - position) {
-                    let offset = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-                    if memcmp(base + offset, wanted, needle.count) == 0 {
-                        let product = productHolding(offset)
+                      let hit = memchr(base + position + last, Int32(needle[last]), haystack.count - position - last) {
+                    let start = base.distance(to: hit.assumingMemoryBound(to: UInt8.self)) - last
+                    if memcmp(base + start, wanted, needle.count) == 0 {
+                        let product = productHolding(start)
                         found[product] = true
                         position = starts[product + 1]   // one match per product is enough
                     } else {
-                        position = offset + 1
+                        position = start + 1
                     }
                 }
             }
         }
+
         for index in others where products[index].searchKey.contains(searchKey) { found[index] = true }
         return found
     }
