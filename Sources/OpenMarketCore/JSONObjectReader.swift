@@ -31,9 +31,6 @@ struct JSONObjectReader {
     /// Just past the object's closing brace.
     let end: Int
 
-    /// The path of this object itself ("" for the document), written out on demand.
-    var path: String { location.text }
-
     private init(bytes: UnsafeBufferPointer<UInt8>, members: (list: [Member], decodedKeys: [String]), end: Int,
                  location: JSONLocation) {
         self.bytes = bytes
