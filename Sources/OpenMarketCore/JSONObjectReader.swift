@@ -1,48 +1,180 @@
 import Foundation
 
-/// Reads the members of one JSON object by any of their dialect spellings, and reports a broken
-/// answer as `.undecodable` with the key path (`pages[3].price`). Each model's `init(reading:)`
-/// is its one decoder; `Decodable` goes through it too (see `DecodableModel`).
+/// Reads the members of one JSON object straight from the answer's bytes by any of their dialect
+/// spellings, and reports a broken answer as `.undecodable` with the key path (`pages[3].price`).
+/// Each model's `init(reading:)` is its one decoder; `Decodable` goes through it too (see
+/// `DecodableModel`).
+///
+/// Making a reader records where each member's key and value lie (the values' syntax checked,
+/// nothing built); a typed accessor then builds only the value it is asked for. No tree, no
+/// dictionary, no key strings, and a path is written out only for an error. The whole document's
+/// syntax is checked before any model reads it (see `OpenMarketJSON.read`), so a syntax error
+/// anywhere is reported as one, ahead of any missing or mistyped member.
+///
+/// A reader borrows the answer's bytes: it lives only inside `OpenMarketJSON.read`.
 struct JSONObjectReader {
-    private let members: [String: JSONValue]
-    /// The path of this object itself ("" for the document).
-    let path: String
+    /// Where one member lies in the bytes (plain numbers, so the list of them is cheap to build).
+    private struct Member {
+        var keyStart: Int
+        var keyEnd: Int
+        /// The value's first byte (its kind: `"`, `{`, `[`, `t`, `f`, `n`, or a number).
+        var valueStart: Int
+        /// For the rare key that has an escape or non-ASCII bytes, its decoded text's place in
+        /// `decodedKeys`; -1 when the key's raw bytes are its text.
+        var decodedKey: Int
+    }
 
-    init(_ value: JSONValue, path: String) throws(OpenMarketError) {
-        switch value {
-        case .object(let members):
-            self.members = members
-            self.path = path
-        case .null:
-            throw .undecodable(path: path, reason: "null where a value is required")
-        default:
-            throw .undecodable(path: path, reason: "expected an object")
+    let bytes: UnsafeBufferPointer<UInt8>
+    private let members: [Member]
+    private let decodedKeys: [String]
+    private let location: JSONLocation
+    /// Just past the object's closing brace.
+    let end: Int
+
+    private init(bytes: UnsafeBufferPointer<UInt8>, members: (list: [Member], decodedKeys: [String]), end: Int,
+                 location: JSONLocation) {
+        self.bytes = bytes
+        self.members = members.list
+        self.decodedKeys = members.decodedKeys
+        self.end = end
+        self.location = location
+    }
+
+    /// The reader of a whole document (one value, whitespace around it), its syntax checked to
+    /// the last byte first: a syntax error anywhere is "not valid JSON", ahead of anything a
+    /// model would say. `location` is the document's own path ("" unless `Decodable` nests it).
+    static func document(_ bytes: UnsafeBufferPointer<UInt8>,
+                         location: JSONLocation) throws(OpenMarketError) -> JSONObjectReader {
+        let syntaxError = OpenMarketError.undecodable(path: "", reason: "the answer is not valid JSON")
+        var cursor = JSONCursor(bytes: bytes, lenient: true)
+        cursor.skipWhitespace()
+        let start = cursor.index
+        var members: (list: [Member], decodedKeys: [String])?
+        if cursor.current == UInt8(ascii: "{") {
+            guard let scanned = scanMembers(&cursor, depth: 0, checking: true) else { throw syntaxError }
+            members = scanned
+        } else {
+            do { try cursor.skipValue(depth: 0) } catch { throw syntaxError }
+        }
+        let end = cursor.index
+        cursor.skipWhitespace()
+        guard cursor.atEnd else { throw syntaxError }
+        if let members { return JSONObjectReader(bytes: bytes, members: members, end: end, location: location) }
+        return try make(bytes: bytes, valueAt: start, location: location)
+    }
+
+    /// A reader of the value at `start` in a checked document, or the error a model gets when
+    /// that value is no object.
+    static func make(bytes: UnsafeBufferPointer<UInt8>, valueAt start: Int,
+                     location: JSONLocation) throws(OpenMarketError) -> JSONObjectReader {
+        switch Kind(bytes[start]) {
+        case .object:
+            var cursor = JSONCursor(bytes: bytes, lenient: true, at: start)
+            // The document's syntax was checked whole: scanning again cannot fail.
+            let members = scanMembers(&cursor, depth: 0, checking: false) ?? ([], [])
+            return JSONObjectReader(bytes: bytes, members: members, end: cursor.index, location: location)
+        case .null: throw .undecodable(path: location.text, reason: "null where a value is required")
+        default: throw .undecodable(path: location.text, reason: "expected an object")
         }
     }
 
-    func contains(_ key: String) -> Bool { members[key] != nil }
+    /// Moves past an object (cursor at `{`), recording its members; nil for a syntax error.
+    /// `checking`: the first look at the document checks every value's syntax; a second look
+    /// (an element of a list, a nested object) only finds where each value ends.
+    private static func scanMembers(_ cursor: inout JSONCursor, depth: Int,
+                                    checking: Bool) -> (list: [Member], decodedKeys: [String])? {
+        var members: [Member] = []
+        var decodedKeys: [String] = []
+        members.reserveCapacity(16)
+        do {
+            cursor.index += 1   // {
+            cursor.skipWhitespace()
+            if cursor.current == UInt8(ascii: "}") { cursor.index += 1; return (members, decodedKeys) }
+            while true {
+                cursor.skipWhitespace()
+                guard cursor.current == UInt8(ascii: "\"") else { return nil }
+                let keyStart = cursor.index
+                let plain = try cursor.skipString()
+                let keyEnd = cursor.index
+                var decodedKey = -1
+                if !plain {
+                    var keyCursor = JSONCursor(bytes: cursor.bytes, lenient: true, at: keyStart)
+                    decodedKey = decodedKeys.count
+                    decodedKeys.append(try keyCursor.string())
+                }
+                try cursor.expect(UInt8(ascii: ":"))
+                cursor.skipWhitespace()
+                let valueStart = cursor.index
+                if checking {
+                    try cursor.skipValue(depth: depth + 1)
+                } else {
+                    cursor.skipCheckedValue()
+                }
+                members.append(Member(keyStart: keyStart + 1, keyEnd: keyEnd - 1, valueStart: valueStart,
+                                      decodedKey: decodedKey))
+                cursor.skipWhitespace()
+                switch cursor.current {
+                case UInt8(ascii: ","): cursor.index += 1
+                case UInt8(ascii: "}"): cursor.index += 1; return (members, decodedKeys)
+                default: return nil
+                }
+            }
+        } catch {
+            return nil
+        }
+    }
 
-    private func childPath(_ key: String) -> String { path.isEmpty ? key : path + "." + key }
+    // MARK: finding members
+
+    /// The first member spelt `name` (as a dictionary keeps the first of duplicate keys).
+    private func member(_ name: String) -> Member? {
+        let position = name.utf8.withContiguousStorageIfAvailable { wanted -> Int in
+            for (position, member) in members.enumerated() {
+                if member.decodedKey >= 0 {
+                    if decodedKeys[member.decodedKey] == name { return position }
+                    continue
+                }
+                guard member.keyEnd - member.keyStart == wanted.count else { continue }
+                if wanted.isEmpty { return position }
+                if bytes[member.keyStart] == wanted[0],
+                   memcmp(bytes.baseAddress! + member.keyStart, wanted.baseAddress!, wanted.count) == 0 {
+                    return position
+                }
+            }
+            return -1
+        }
+        guard let position else {
+            // A key name not stored contiguously (never one of ours: they are literals).
+            var contiguous = name
+            contiguous.makeContiguousUTF8()
+            return member(contiguous)
+        }
+        return position >= 0 ? members[position] : nil
+    }
+
+    func contains(_ key: String) -> Bool { member(key) != nil }
+
+    private func childLocation(_ key: String) -> JSONLocation { location.member(key) }
 
     /// The first spelling present (null included); a missing key is reported by its first spelling.
-    private func required(_ names: [String]) throws(OpenMarketError) -> (path: String, value: JSONValue) {
+    private func required(_ names: [String]) throws(OpenMarketError) -> (location: JSONLocation, start: Int) {
         for name in names {
-            if let value = members[name] {
-                if case .null = value {
-                    throw .undecodable(path: childPath(name), reason: "null where a value is required")
+            if let member = member(name) {
+                if Kind(bytes[member.valueStart]) == .null {
+                    throw .undecodable(path: childLocation(name).text, reason: "null where a value is required")
                 }
-                return (childPath(name), value)
+                return (childLocation(name), member.valueStart)
             }
         }
-        throw .undecodable(path: childPath(names[0]), reason: "missing")
+        throw .undecodable(path: childLocation(names[0]).text, reason: "missing")
     }
 
     /// The first spelling present; nil when absent or null.
-    private func optional(_ names: [String]) -> (path: String, value: JSONValue)? {
+    private func optional(_ names: [String]) -> (location: JSONLocation, start: Int)? {
         for name in names {
-            if let value = members[name] {
-                if case .null = value { return nil }
-                return (childPath(name), value)
+            if let member = member(name) {
+                if Kind(bytes[member.valueStart]) == .null { return nil }
+                return (childLocation(name), member.valueStart)
             }
         }
         return nil
@@ -51,134 +183,248 @@ struct JSONObjectReader {
     // MARK: typed members
 
     func int(_ names: [String]) throws(OpenMarketError) -> Int {
-        let (path, value) = try required(names)
-        return try Self.int(value, path)
+        let (location, start) = try required(names)
+        return try int(at: start, location)
     }
 
     func money(_ names: [String]) throws(OpenMarketError) -> Double {
-        let (path, value) = try required(names)
-        guard case .number(let number, _) = value else { throw .undecodable(path: path, reason: "expected a number") }
+        let (location, start) = try required(names)
+        guard let (number, _) = number(at: start) else {
+            throw .undecodable(path: location.text, reason: "expected a number")
+        }
         // Beyond any Double (a lenient parse keeps it as infinity): no price to show or compute with.
-        guard number.isFinite else { throw .undecodable(path: path, reason: "a number beyond any amount") }
+        guard number.isFinite else { throw .undecodable(path: location.text, reason: "a number beyond any amount") }
         return number
     }
 
     func string(_ names: [String]) throws(OpenMarketError) -> String {
-        let (path, value) = try required(names)
-        return try Self.string(value, path)
+        let (location, start) = try required(names)
+        return try string(at: start, location)
     }
 
     func optionalString(_ names: [String]) throws(OpenMarketError) -> String? {
-        guard let (path, value) = optional(names) else { return nil }
-        return try Self.string(value, path)
+        guard let (location, start) = optional(names) else { return nil }
+        return try string(at: start, location)
     }
 
     func bool(_ names: [String]) throws(OpenMarketError) -> Bool {
-        let (path, value) = try required(names)
-        return try Self.bool(value, path)
+        let (location, start) = try required(names)
+        return try bool(at: start, location)
     }
 
     func optionalBool(_ names: [String]) throws(OpenMarketError) -> Bool? {
-        guard let (path, value) = optional(names) else { return nil }
-        return try Self.bool(value, path)
+        guard let (location, start) = optional(names) else { return nil }
+        return try bool(at: start, location)
     }
 
     func date(_ names: [String]) throws(OpenMarketError) -> Date {
-        let (path, value) = try required(names)
-        return try Self.date(value, path)
+        let (location, start) = try required(names)
+        return try date(at: start, location)
     }
 
     func optionalDate(_ names: [String]) throws(OpenMarketError) -> Date? {
-        guard let (path, value) = optional(names) else { return nil }
-        return try Self.date(value, path)
+        guard let (location, start) = optional(names) else { return nil }
+        return try date(at: start, location)
     }
 
     func currency(_ names: [String]) throws(OpenMarketError) -> Currency {
-        let (path, value) = try required(names)
-        guard case .string(let text) = value else { throw .undecodable(path: path, reason: "expected KRW or USD") }
+        let (location, start) = try required(names)
+        guard Kind(bytes[start]) == .string else {
+            throw .undecodable(path: location.text, reason: "expected KRW or USD")
+        }
+        // The common case without building a string; anything else as `Currency(rawValue:)` sees it.
+        if let raw = plainString(at: start) {
+            if Self.equal(raw, "KRW") { return .KRW }
+            if Self.equal(raw, "USD") { return .USD }
+        }
+        let text = decodedString(at: start)
         guard let currency = Currency(rawValue: text) else {
-            throw .undecodable(path: path, reason: "expected KRW or USD, found \"\(text.prefix(20))\"")
+            throw .undecodable(path: location.text, reason: "expected KRW or USD, found \"\(text.prefix(20))\"")
         }
         return currency
     }
 
-    /// A list member's elements, with the list's path.
-    func array(_ names: [String]) throws(OpenMarketError) -> (path: String, elements: [JSONValue]) {
-        let (path, value) = try required(names)
-        guard case .array(let elements) = value else { throw .undecodable(path: path, reason: "expected a list") }
-        return (path, elements)
-    }
-
     /// Each element of a list of objects, with its path (`pages[3]`).
     func objects(_ names: [String]) throws(OpenMarketError) -> [JSONObjectReader] {
-        let (path, elements) = try array(names)
         var readers: [JSONObjectReader] = []
-        readers.reserveCapacity(elements.count)
-        for (index, element) in elements.enumerated() {
-            readers.append(try JSONObjectReader(element, path: "\(path)[\(index)]"))
+        try forEachElement(names) { (start, location) throws(OpenMarketError) in
+            let reader = try JSONObjectReader.make(bytes: bytes, valueAt: start, location: location)
+            readers.append(reader)
+            return reader.end
         }
         return readers
     }
 
     func optionalObject(_ names: [String]) throws(OpenMarketError) -> JSONObjectReader? {
-        guard let (path, value) = optional(names) else { return nil }
-        return try JSONObjectReader(value, path: path)
+        guard let (location, start) = optional(names) else { return nil }
+        return try JSONObjectReader.make(bytes: bytes, valueAt: start, location: location)
     }
 
     /// A list of strings (v1 `thumbnails`, `images`).
     func strings(_ names: [String]) throws(OpenMarketError) -> [String] {
-        let (path, value) = try required(names)
-        guard case .array(let elements) = value else { throw .undecodable(path: path, reason: "expected a list") }
         var texts: [String] = []
-        texts.reserveCapacity(elements.count)
-        for (index, element) in elements.enumerated() {
-            texts.append(try Self.string(element, "\(path)[\(index)]"))
+        try forEachElement(names) { (start, location) throws(OpenMarketError) in
+            texts.append(try string(at: start, location))
+            return nil
         }
         return texts
     }
 
     func optionalInt(_ names: [String]) throws(OpenMarketError) -> Int? {
-        guard let (path, value) = optional(names) else { return nil }
-        return try Self.int(value, path)
+        guard let (location, start) = optional(names) else { return nil }
+        return try int(at: start, location)
     }
 
     /// A time written as Unix epoch seconds with a fraction (v1 `registration_date`).
     func epochSeconds(_ names: [String]) throws(OpenMarketError) -> Date {
-        let (path, value) = try required(names)
+        let (location, start) = try required(names)
         // Years 0001…9999 only: dates outside cannot be written or shown, and arithmetic on them overflows.
-        guard case .number(let seconds, _) = value, seconds.isFinite, abs(seconds) < 253_402_300_800 else {
-            throw .undecodable(path: path, reason: "expected seconds since 1970 as a number")
+        guard let (seconds, _) = number(at: start), seconds.isFinite, abs(seconds) < 253_402_300_800 else {
+            throw .undecodable(path: location.text, reason: "expected seconds since 1970 as a number")
         }
         return Date(timeIntervalSince1970: seconds)
     }
 
-    // MARK: conversions
+    /// Calls `body` with the start and location of each element of a list member, in order.
+    /// `body` may return where the element ends (an object reader knows), sparing a second pass over it.
+    func forEachElement(_ names: [String],
+                        _ body: (Int, JSONLocation) throws(OpenMarketError) -> Int?) throws(OpenMarketError) {
+        let (location, start) = try required(names)
+        guard Kind(bytes[start]) == .array else { throw .undecodable(path: location.text, reason: "expected a list") }
+        var cursor = JSONCursor(bytes: bytes, lenient: true, at: start + 1)
+        cursor.skipWhitespace()
+        if cursor.current == UInt8(ascii: "]") { return }
+        var index = 0
+        while true {
+            cursor.skipWhitespace()
+            let elementStart = cursor.index
+            if let end = try body(elementStart, location.element(index)) {
+                cursor.index = end
+            } else {
+                cursor.skipCheckedValue()
+            }
+            cursor.skipWhitespace()
+            guard cursor.current == UInt8(ascii: ",") else { return }
+            cursor.index += 1
+            index += 1
+        }
+    }
 
-    private static func int(_ value: JSONValue, _ path: String) throws(OpenMarketError) -> Int {
-        guard case .number(let number, let integer) = value else { throw .undecodable(path: path, reason: "expected a number") }
+    /// The member `key` when it is a number (for naming an unreadable product by its id).
+    func numberMember(_ key: String) -> (value: Double, integer: Int?)? {
+        guard let member = member(key) else { return nil }
+        return number(at: member.valueStart)
+    }
+
+    // MARK: values
+
+    /// The JSON kind of a value, by its first byte.
+    enum Kind: Equatable {
+        case object, array, string, bool, null, number
+        init(_ first: UInt8) {
+            switch first {
+            case UInt8(ascii: "{"): self = .object
+            case UInt8(ascii: "["): self = .array
+            case UInt8(ascii: "\""): self = .string
+            case UInt8(ascii: "t"), UInt8(ascii: "f"): self = .bool
+            case UInt8(ascii: "n"): self = .null
+            default: self = .number
+            }
+        }
+    }
+
+    private func number(at start: Int) -> (Double, Int?)? {
+        guard Kind(bytes[start]) == .number else { return nil }
+        var cursor = JSONCursor(bytes: bytes, lenient: true, at: start)
+        return try? cursor.number()
+    }
+
+    /// A string value's raw bytes, when they are its text (no escape; UTF-8 not checked).
+    private func plainString(at start: Int) -> UnsafeBufferPointer<UInt8>? {
+        var end = start + 1
+        while bytes[end] != UInt8(ascii: "\"") {
+            if bytes[end] == UInt8(ascii: "\\") { return nil }
+            end += 1
+        }
+        return UnsafeBufferPointer(rebasing: bytes[(start + 1)..<end])
+    }
+
+    private func decodedString(at start: Int) -> String {
+        var cursor = JSONCursor(bytes: bytes, lenient: true, at: start)
+        return (try? cursor.string()) ?? ""
+    }
+
+    private static func equal(_ raw: UnsafeBufferPointer<UInt8>, _ word: StaticString) -> Bool {
+        raw.count == word.utf8CodeUnitCount && memcmp(raw.baseAddress!, word.utf8Start, raw.count) == 0
+    }
+
+    private func int(at start: Int, _ location: JSONLocation) throws(OpenMarketError) -> Int {
+        guard let (number, integer) = number(at: start) else {
+            throw .undecodable(path: location.text, reason: "expected a number")
+        }
         if let integer { return integer }
         // A sloppy writer's `2.0` is still the whole number 2.
         guard number.rounded() == number, let whole = Int(exactly: number) else {
-            throw .undecodable(path: path, reason: "expected a whole number, found \(number)")
+            throw .undecodable(path: location.text, reason: "expected a whole number, found \(number)")
         }
         return whole
     }
 
-    private static func string(_ value: JSONValue, _ path: String) throws(OpenMarketError) -> String {
-        guard case .string(let text) = value else { throw .undecodable(path: path, reason: "expected a string") }
+    private func string(at start: Int, _ location: JSONLocation) throws(OpenMarketError) -> String {
+        guard Kind(bytes[start]) == .string else { throw .undecodable(path: location.text, reason: "expected a string") }
+        return decodedString(at: start)
+    }
+
+    private func bool(at start: Int, _ location: JSONLocation) throws(OpenMarketError) -> Bool {
+        guard Kind(bytes[start]) == .bool else {
+            throw .undecodable(path: location.text, reason: "expected true or false")
+        }
+        return bytes[start] == UInt8(ascii: "t")
+    }
+
+    private func date(at start: Int, _ location: JSONLocation) throws(OpenMarketError) -> Date {
+        guard Kind(bytes[start]) == .string else { throw .undecodable(path: location.text, reason: "expected a string") }
+        // Dates are ASCII: read from the bytes without building a string (one is built for the error).
+        if let raw = plainString(at: start), let date = OpenMarketJSON.parseDate(raw) { return date }
+        let text = decodedString(at: start)
+        guard let date = OpenMarketJSON.parseDate(text) else {
+            throw .undecodable(path: location.text, reason: "not a date: \"\(text.prefix(40))\"")
+        }
+        return date
+    }
+}
+
+/// Where a value lies in the document, written out as a path (`pages[3].price`) only when an
+/// error names it. Made for every member a model reads, so it costs nothing until written out:
+/// a container's path, the element's index in it, and the member's key (each optional).
+struct JSONLocation {
+    private let container: String
+    private let index: Int?
+    private let key: String?
+
+    init(_ path: String) {
+        self.init(container: path, index: nil, key: nil)
+    }
+
+    private init(container: String, index: Int?, key: String?) {
+        self.container = container
+        self.index = index
+        self.key = key
+    }
+
+    var text: String {
+        var text = container
+        if let index { text += "[\(index)]" }
+        if let key { text = text.isEmpty ? key : text + "." + key }
         return text
     }
 
-    private static func bool(_ value: JSONValue, _ path: String) throws(OpenMarketError) -> Bool {
-        guard case .bool(let flag) = value else { throw .undecodable(path: path, reason: "expected true or false") }
-        return flag
+    func member(_ key: String) -> JSONLocation {
+        self.key == nil ? JSONLocation(container: container, index: index, key: key)
+            : JSONLocation(container: text, index: nil, key: key)
     }
 
-    private static func date(_ value: JSONValue, _ path: String) throws(OpenMarketError) -> Date {
-        let text = try string(value, path)
-        guard let date = OpenMarketJSON.parseDate(text) else {
-            throw .undecodable(path: path, reason: "not a date: \"\(text.prefix(40))\"")
-        }
-        return date
+    func element(_ index: Int) -> JSONLocation {
+        JSONLocation(container: text, index: index, key: nil)
     }
 }

@@ -3,22 +3,24 @@ import Foundation
 /// Reading the API's JSON in either dialect. (Writing it byte for byte is the sandbox's job.)
 public enum OpenMarketJSON {
     public static func decodeListPage(_ data: Data) throws(OpenMarketError) -> ProductListPage {
-        try ProductListPage(reading: document(data))
+        try read(data) { (json) throws(OpenMarketError) in try ProductListPage(reading: json) }
     }
 
     public static func decodeDetail(_ data: Data) throws(OpenMarketError) -> ProductDetail {
-        try ProductDetail(reading: document(data))
+        try read(data) { (json) throws(OpenMarketError) in try ProductDetail(reading: json) }
     }
 
-    /// The answer's top-level object. Parsed by hand, not by `JSONDecoder` (see `JSONValue`).
-    static func document(_ data: Data) throws(OpenMarketError) -> JSONObjectReader {
-        let value: JSONValue
-        do {
-            value = try JSONValue.parse(data, lenient: true)
-        } catch {
-            throw .undecodable(path: "", reason: "the answer is not valid JSON")
+    /// Reads a model from the answer's top-level object, straight from the bytes (see
+    /// `JSONObjectReader`; not through `JSONDecoder`, nor through a `JSONValue` tree).
+    /// `path` is the document's own path in errors ("" unless `Decodable` nests it).
+    static func read<Model>(_ data: Data, path: String = "",
+                            _ model: (JSONObjectReader) throws(OpenMarketError) -> Model) throws(OpenMarketError) -> Model {
+        let result = data.withUnsafeBytes { raw -> Result<Model, OpenMarketError> in
+            Result { () throws(OpenMarketError) in
+                try model(JSONObjectReader.document(raw.bindMemory(to: UInt8.self), location: JSONLocation(path)))
+            }
         }
-        return try JSONObjectReader(value, path: "")
+        return try result.get()
     }
 
     /// Through the models' `Decodable` conformance (what a `JSONDecoder` user gets); the tests
@@ -52,7 +54,12 @@ public enum OpenMarketJSON {
     /// Parses `2022-01-04T00:00:00.00` (v2a), `2022-11-16T00:00:00` (v2b), any fraction length,
     /// an optional trailing `Z`, or a bare `2022-11-16`. Always UTC. Invalid calendar dates → nil.
     public static func parseDate(_ text: String) -> Date? {
-        let b = Array(text.utf8)
+        var text = text
+        return text.withUTF8 { parseDate($0) }
+    }
+
+    /// The same, from the bytes of a JSON string without escapes (no string built).
+    static func parseDate(_ b: UnsafeBufferPointer<UInt8>) -> Date? {
         func number(_ range: Range<Int>) -> Int? {
             guard range.upperBound <= b.count else { return nil }
             var value = 0

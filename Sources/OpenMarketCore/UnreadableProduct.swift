@@ -18,12 +18,13 @@ public struct UnreadableProduct: Sendable, Equatable, Hashable {
     }
 
     /// The placeholder for an item whose reading failed with `error`; `itemPath` is the item's
-    /// own path (`pages[3]`), cut from the error's path so `field` is the member's name.
-    init(_ item: JSONValue, itemPath: String, error: OpenMarketError, idKeys: [String]) {
+    /// own path (`pages[3]`), cut from the error's path so `field` is the member's name. `item`
+    /// is the item's reader when it is an object at all.
+    init(_ item: JSONObjectReader?, itemPath: String, error: OpenMarketError, idKeys: [String]) {
         var id: Int?
-        if case .object(let members) = item {
+        if let item {
             for key in idKeys {
-                if case .number(let number, let integer)? = members[key] {
+                if let (number, integer) = item.numberMember(key) {
                     id = integer ?? Int(exactly: number)
                     break
                 }
@@ -42,21 +43,21 @@ public struct UnreadableProduct: Sendable, Equatable, Hashable {
 
 extension JSONObjectReader {
     /// Each element of a list of products read on its own: the readable ones, and a placeholder
-    /// for each one that is not.
+    /// for each one that is not. Paths are written out only for the unreadable ones.
     func eachProduct<Item>(_ names: [String], idKeys: [String],
                            _ read: (JSONObjectReader) throws(OpenMarketError) -> Item)
         throws(OpenMarketError) -> (items: [Item], unreadable: [UnreadableProduct]) {
-        let (path, elements) = try array(names)
         var items: [Item] = []
         var unreadable: [UnreadableProduct] = []
-        items.reserveCapacity(elements.count)
-        for (index, element) in elements.enumerated() {
-            let itemPath = "\(path)[\(index)]"
+        try forEachElement(names) { (start, location) throws(OpenMarketError) in
+            var reader: JSONObjectReader?
             do throws(OpenMarketError) {
-                items.append(try read(try JSONObjectReader(element, path: itemPath)))
+                reader = try JSONObjectReader.make(bytes: bytes, valueAt: start, location: location)
+                items.append(try read(reader!))
             } catch {
-                unreadable.append(UnreadableProduct(element, itemPath: itemPath, error: error, idKeys: idKeys))
+                unreadable.append(UnreadableProduct(reader, itemPath: location.text, error: error, idKeys: idKeys))
             }
+            return reader?.end
         }
         return (items, unreadable)
     }

@@ -12,6 +12,8 @@ public struct SeededRandom: RandomNumberGenerator {
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
+    /// A number in `0..<bound`.
+    public mutating func next(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }
 
 /// Splits `bytes` into pieces: whole, one byte each, and random sizes.

@@ -99,8 +99,32 @@ struct CatalogQuery: Sendable, Equatable {
         items.map { $0.0 + "=" + encode($0.1) }.joined(separator: "&")
     }
 
-    /// Query-component encoding: everything but unreserved ASCII becomes %XX (UTF-8 bytes).
+    /// Query-component encoding: everything but unreserved ASCII becomes %XX (UTF-8 bytes), as
+    /// `PercentEncoding.encode` does. Written into one buffer of the exact size: a list page encodes
+    /// its own URL once per row (each row's back link), so this runs hundreds of times a page.
     static func encode(_ text: String) -> String {
-        PercentEncoding.encode(text)
+        var text = text
+        return text.withUTF8 { bytes -> String? in
+            var escaped = 0
+            for byte in bytes where !PercentEncoding.isUnreserved(byte) { escaped += 1 }
+            if escaped == 0 { return nil }
+            return String(unsafeUninitializedCapacity: bytes.count + 2 * escaped) { out in
+                var count = 0
+                for byte in bytes {
+                    if PercentEncoding.isUnreserved(byte) {
+                        out[count] = byte
+                        count += 1
+                    } else {
+                        out[count] = UInt8(ascii: "%")
+                        out[count + 1] = hexDigits[Int(byte >> 4)]
+                        out[count + 2] = hexDigits[Int(byte & 0x0F)]
+                        count += 3
+                    }
+                }
+                return count
+            }
+        } ?? text
     }
+
+    private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
 }

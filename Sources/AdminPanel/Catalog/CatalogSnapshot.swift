@@ -3,11 +3,16 @@ import OpenMarketCore
 
 /// An immutable picture of the local catalog with every sort order computed once, so a page of
 /// any view is one pass over an order with the view's filter: no lock, no database, no copying
-/// of products. A new snapshot is built (lazily) after the copy changes.
+/// of products. The filters read a compact column of the few values they test (`columns`), and a
+/// search reads the folded keys laid out as bytes (`searchIndex`), so a pass over 10,000
+/// products touches no product. A new snapshot is built (lazily) after the copy changes.
 final class CatalogSnapshot: Sendable {
     let products: [CatalogProduct]
     /// For each sort, the indexes into `products` in that order.
     private let orders: [CatalogSort: [Int32]]
+    /// What the filters test, per product (same indexes as `products`).
+    private let columns: CatalogOrdering.FilterColumns
+    private let searchIndex: CatalogSearchIndex
     let newestID: Int?
     /// Products the API sent that could not be read: shown as such on the first page of every
     /// view (they have no values to sort or filter by), never hiding the others.
@@ -20,11 +25,14 @@ final class CatalogSnapshot: Sendable {
         let byID = products.indices.sorted { products[$0].id > products[$1].id }.map { Int32($0) }
         orders[.newest] = byID
         orders[.oldest] = byID.reversed()
+        // Each name folded once, not once per comparison.
+        let keys = CatalogOrdering.SortKeys(products)
         for sort in CatalogSort.allCases where orders[sort] == nil {
-            orders[sort] = products.indices.sorted { CatalogOrdering.areInOrder(products[$0], products[$1], by: sort) }
-                .map { Int32($0) }
+            orders[sort] = products.indices.sorted { keys.areInOrder($0, $1, by: sort) }.map { Int32($0) }
         }
         self.orders = orders
+        columns = CatalogOrdering.FilterColumns(products)
+        searchIndex = CatalogSearchIndex(products)
         newestID = byID.first.map { products[Int($0)].id }
     }
 
@@ -40,7 +48,7 @@ final class CatalogSnapshot: Sendable {
     }
 
     func page(_ query: CatalogQuery, ownVendorID: Int?) -> Page {
-        let filter = CatalogOrdering.Filter(query, ownVendorID: ownVendorID)
+        let filter = rowFilter(query, ownVendorID: ownVendorID)
         let order = orders[query.sort] ?? []
         let perPage = query.perPage
         // One pass: count every match, keep only the requested page's (and, in case that page
@@ -49,7 +57,7 @@ final class CatalogSnapshot: Sendable {
         var window: [Int32] = []
         window.reserveCapacity(perPage)
         let wantedStart = (query.page - 1) * perPage
-        for index in order where filter.keeps(products[Int(index)]) {
+        for index in order where filter.keeps(Int(index)) {
             if total >= wantedStart && total < wantedStart + perPage {
                 window.append(index)
             }
@@ -66,14 +74,21 @@ final class CatalogSnapshot: Sendable {
 
     /// Every product of a view in its order, in slices of `batch` (the CSV export streams them).
     func all(_ query: CatalogQuery, ownVendorID: Int?) -> [Int32] {
-        let filter = CatalogOrdering.Filter(query, ownVendorID: ownVendorID)
-        return (orders[query.sort] ?? []).filter { filter.keeps(products[Int($0)]) }
+        let filter = rowFilter(query, ownVendorID: ownVendorID)
+        return (orders[query.sort] ?? []).filter { filter.keeps(Int($0)) }
     }
 
-    private func matching(_ filter: CatalogOrdering.Filter, order: [Int32], from start: Int, count: Int) -> [Int32] {
+    /// The view's filter over this snapshot's rows, its search answered once for every product.
+    private func rowFilter(_ query: CatalogQuery, ownVendorID: Int?) -> CatalogOrdering.RowFilter {
+        let filter = CatalogOrdering.Filter(query, ownVendorID: ownVendorID)
+        let found = filter.searchKey.isEmpty ? nil : searchIndex.matches(filter.searchKey, in: products)
+        return CatalogOrdering.RowFilter(filter, columns: columns, found: found)
+    }
+
+    private func matching(_ filter: CatalogOrdering.RowFilter, order: [Int32], from start: Int, count: Int) -> [Int32] {
         var seen = 0
         var result: [Int32] = []
-        for index in order where filter.keeps(products[Int(index)]) {
+        for index in order where filter.keeps(Int(index)) {
             if seen >= start { result.append(index) }
             seen += 1
             if result.count == count { break }
