@@ -1,8 +1,9 @@
 // fuzz-module-of: ProductPresenter.swift
 // Fuzz target: the panel's reading of API answers, end to end without a network. The input is
 // taken as a list answer and as a detail answer, in v2 (either spelling) and in v1, and goes
-// through the models, the presenters and the page renderers — list (live and from a local-copy
-// snapshot, sorted and filtered), detail, edit form, duplicate (register form), delete page —
+// through the models, the presenters and the typed page views the handlers build, rendered in the
+// frame — list (live and from a local-copy snapshot, sorted and filtered), detail, edit form,
+// duplicate (register form), delete page —
 // the CSV row, the unreadable-product placeholders and the bulk price arithmetic. Nothing may
 // trap. Run from the repository root (scripts/fuzz does): the real templates are loaded once.
 import Foundation
@@ -66,18 +67,24 @@ public func fuzzPanelAnswers(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt
             }
         }
         let snapshot = CatalogSnapshot(products, unreadable: unreadable)
+        // The list from the local copy, built as `listPage` builds it.
         let result = snapshot.page(query, ownVendorID: 7)
-        let shown = result.products.map { app.presenter.listItem($0.listItem, ownVendorID: 7, l) }
-        var context = app.catalogController.listContext(query, products: shown, target: query.url(), l)
-        context["unreadable"] = UnreadableProducts.templateValue(snapshot.unreadable, l)
-        context["total_text"] = .string(CatalogController.totalText(count: result.totalCount, page: result.pageNo,
-                                                           lastPage: result.lastPage, query: query, l))
-        context["pagination"] = Pagination.templateValue(current: result.pageNo, last: result.lastPage, hasPrev: true,
-                                                         hasNext: true, query: query)
-        render(app, "products", context, l)
+        var pageQuery = query
+        pageQuery.page = result.pageNo
+        var shown = result.products.map { app.presenter.listRow($0.listItem, ownVendorID: 7, l) }
+        CatalogController.markSelectable(&shown, CatalogController.selectableIDs(shown, ownVendorID: 7), nil, l)
+        var list = app.catalogController.listView(pageQuery, products: shown, target: pageQuery.url(), l)
+        list.totalText = CatalogController.totalText(count: result.totalCount, page: result.pageNo,
+                                                     lastPage: result.lastPage, query: pageQuery, l)
+        list.pagination = Pagination.view(current: result.pageNo, last: result.lastPage, hasPrev: true,
+                                          hasNext: true, query: pageQuery)
+        list.unreadable = UnreadableProducts.view(snapshot.unreadable, l)
+        list.empty = shown.isEmpty && snapshot.unreadable.isEmpty ? CatalogController.emptyState(pageQuery, l) : nil
+        list.chips = FilterChips.view(pageQuery, l)
+        render(app, list, l)
         _ = snapshot.all(query, ownVendorID: 7)
         // The live list: each item presented as the API sent it.
-        _ = items.map { app.presenter.listItem($0, ownVendorID: 7, l) }
+        _ = items.map { app.presenter.listRow($0, ownVendorID: 7, l) }
     }
 
     // Details: v2 and v1, on every page that shows one product.
@@ -90,28 +97,33 @@ public func fuzzPanelAnswers(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt
             _ = adjustment.apply(price: product.price, discountedPrice: product.discountedPrice, currency: product.currency)
         }
         _ = WholeNumber.clamped(product.price)
-        do {
-            render(app, "product", app.presenter.detail(product, ownVendorID: 7, l), l)
-            let values = ProductFormValues(product: product, thumbnailID: app.presenter.thumbnailImageID(of: product))
-            _ = values.parse()
-            var edit = ProductFormState(values: values, product: product, loaded: values)
-            edit.back = "/products"
-            render(app, "product_edit", app.productFormController.formContext(edit, editing: product.id, csrfToken: "fuzz", l), l)
-            var duplicate = ProductFormState(values: ProductFormValues(product: product, thumbnailID: nil))
-            duplicate.values.name = l("duplicate_name", ["name": DisplayBounds.name(product.name)])
-            render(app, "product_new", app.productFormController.formContext(duplicate, editing: nil, csrfToken: "fuzz", l), l)
-        }
+        var detail = app.presenter.detail(product, ownVendorID: 7, l)
+        detail.canManage = true
+        detail.csrfToken = "fuzz"
+        render(app, detail, l)
+        let values = ProductFormValues(product: product, thumbnailID: app.presenter.thumbnailImageID(of: product))
+        _ = values.parse()
+        var edit = ProductFormState(values: values, product: product, loaded: values)
+        edit.back = "/products"
+        let name = DisplayBounds.name(product.name)
+        render(app, ProductEditPageView(form: app.productFormController.formView(edit, editing: product.id, csrfToken: "fuzz", l),
+                                        productID: product.id, heading: l("edit_heading", ["name": name])), l)
+        var duplicate = ProductFormState(values: ProductFormValues(product: product, thumbnailID: nil))
+        duplicate.values.name = String(l("duplicate_name", ["name": name]).prefix(ProductRules.nameLength.upperBound))
+        render(app, ProductNewPageView(form: app.productFormController.formView(duplicate, editing: nil, csrfToken: "fuzz", l)), l)
+        render(app, app.productController.deleteView(product, back: "/products", alert: nil, passwordError: nil, locked: nil,
+                                                     csrfToken: "fuzz", l), l)
     }
     let elapsed = Date().timeIntervalSince(started)
     fuzzCheck(elapsed < 1, "one input took \(elapsed) s (the bound is 1 s)")
     return 0
 }
 
-private func render(_ app: PanelApp, _ template: String, _ context: [String: TemplateValue], _ l: Localizer) {
+private func render<View: PageView>(_ app: PanelApp, _ view: View, _ l: Localizer) {
     do {
-        _ = try app.renderer.page(template, title: "fuzz", context: context, chrome: PageChrome(localizer: l))
+        _ = try app.renderer.page(view, title: "fuzz", chrome: PageChrome(localizer: l))
     } catch {
         // A render past the template engine's output cap is a 500 the seller would see.
-        fuzzCheck(false, "\(template) did not render: \(error)")
+        fuzzCheck(false, "\(View.template) did not render: \(error)")
     }
 }

@@ -46,22 +46,6 @@ enum Pagination {
         return PaginationView(previous: hasPrev ? LinkView(url: query.url(page: current - 1)) : nil,
                               next: hasNext ? LinkView(url: query.url(page: current + 1)) : nil, pages: pages)
     }
-
-    /// The same as `view`, as a legacy value tree.
-    static func templateValue(current: Int, last: Int, hasPrev: Bool, hasNext: Bool, query: CatalogQuery) -> TemplateValue {
-        let last = min(last, maxPage), current = min(max(current, 1), maxPage)
-        guard last > 1 || hasPrev || hasNext else { return .null }
-        let pages: [TemplateValue] = numbers(current: current, last: max(last, current)).map { number in
-            guard let number else { return .object(["gap": true]) }
-            return .object(["gap": false, "number": .int(number), "url": .string(query.url(page: number)),
-                            "current": .bool(number == current)])
-        }
-        return .object([
-            "prev": hasPrev ? .object(["url": .string(query.url(page: current - 1))]) : .null,
-            "next": hasNext ? .object(["url": .string(query.url(page: current + 1))]) : .null,
-            "pages": .list(pages),
-        ])
-    }
 }
 
 extension CatalogController {

@@ -10,9 +10,7 @@ import OpenMarketCore
 struct StringCatalog: Sendable {
     let language: Language
     let texts: [String: String]
-    /// `{{t.key}}` in every template: built once, shared by every page.
-    let templateValue: TemplateValue
-    /// The same texts for compiled templates (`TemplateSet.compile`), which fix them at start-up.
+    /// `{{t.key}}` in every template: compiled templates (`TemplateSet.compile`) fix them at start-up.
     let templateTexts: [String: String]
     /// The `js_` texts as JSON (keys without the prefix), for the page's `data-strings`.
     let scriptJSON: String
@@ -25,7 +23,6 @@ struct StringCatalog: Sendable {
         templateTexts = texts.mapValues { text in
             Self.placeholders(text).isEmpty ? KoreanParticles.resolve(text) : text
         }
-        templateValue = .object(templateTexts.mapValues(TemplateValue.string))
         var script: [String: String] = [:]
         for (key, text) in texts where key.hasPrefix("js_") { script[String(key.dropFirst(3))] = text }
         let data = (try? JSONSerialization.data(withJSONObject: script, options: [.sortedKeys])) ?? Data("{}".utf8)

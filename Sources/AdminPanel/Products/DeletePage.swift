@@ -111,10 +111,19 @@ extension ProductController {
 
     private func deletePage(_ product: ProductDetail, visit: Visit, back: String?, alert: String?, passwordError: String?,
                             locked: String?, status: Int) throws -> HTTPResponse {
-        let price = product.discountedPrice > 0 ? product.bargainPrice : product.price
         let l = visit.localizer
+        let view = deleteView(product, back: back, alert: alert, passwordError: passwordError, locked: locked,
+                              csrfToken: visit.session?.csrfToken ?? "", l)
+        return try page(view, title: l("delete_title", ["name": DisplayBounds.name(product.name)]), visit: visit,
+                        section: .products, status: status)
+    }
+
+    /// The delete prompt for one product (also built by the panel-answers fuzz target).
+    func deleteView(_ product: ProductDetail, back: String?, alert: String?, passwordError: String?,
+                    locked: String?, csrfToken: String, _ l: Localizer) -> ProductDeletePageView {
+        let price = product.discountedPrice > 0 ? product.bargainPrice : product.price
         let productURL = BackLink.link("/products/\(product.id)", back: back)
-        let view = ProductDeletePageView(
+        return ProductDeletePageView(
             id: product.id,
             back: back.map(LinkView.init),
             productURL: productURL,
@@ -124,11 +133,9 @@ extension ProductController {
                                           "stock": l.number(product.stock)]),
             trashNote: TextView(text: l("safety_delete_trash_note", ["days": l.number(configuration.trashDays)])),
             thumbnail: product.images.isEmpty ? nil : ImageSourceView(src: presenter.media.panelPath(for: product.thumbnail) ?? ""),
-            csrfToken: visit.session?.csrfToken ?? "",
+            csrfToken: csrfToken,
             alert: alert.map(MessageView.init),
             passwordError: passwordError.map(MessageView.init),
             locked: locked.map(MessageView.init))
-        return try page(view, title: l("delete_title", ["name": DisplayBounds.name(product.name)]), visit: visit,
-                        section: .products, status: status)
     }
 }

@@ -2,15 +2,10 @@ import Foundation
 import HTMLTemplates
 import OpenMarketCore
 
-/// Turns API models into template values: formatted prices, "sold out", dates, image links
+/// Turns API models into the typed views' values: formatted prices, "sold out", dates, image links
 /// through `/media`. The templates stay logic-less; every decision is made here.
 struct ProductPresenter: Sendable {
     let media: MediaLinks
-
-    func imageSource(_ url: String) -> TemplateValue {
-        guard let path = media.panelPath(for: url) else { return .null }
-        return .string(path)
-    }
 
     func vendorLabel(id: Int, name: String?, ownVendorID: Int?, _ l: Localizer) -> String {
         if let name, !name.isEmpty { return name }

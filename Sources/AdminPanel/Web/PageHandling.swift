@@ -25,11 +25,6 @@ extension PageHandling {
 
     func chrome(_ visit: Visit, section: PageChrome.Section = .none) -> PageChrome { pages.chrome(visit, section: section) }
 
-    func page(_ template: String, title: String, context: [String: TemplateValue], visit: Visit,
-              section: PageChrome.Section = .none, status: Int = 200) throws -> HTTPResponse {
-        try pages.page(template, title: title, context: context, visit: visit, section: section, status: status)
-    }
-
     func page<View: PageView>(_ view: View, title: String, visit: Visit,
                               section: PageChrome.Section = .none, status: Int = 200) throws -> HTTPResponse {
         try pages.page(view, title: title, visit: visit, section: section, status: status)

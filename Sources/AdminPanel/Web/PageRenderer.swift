@@ -14,10 +14,9 @@ struct PageChrome: Sendable {
     var languageSwitchTarget = "/products"
 }
 
-/// Renders a page template into the layout. Two paths:
-/// - typed pages (`PageView`, listed in `pageViews`): compiled once per language at start-up,
-///   rendered with the compiled frame straight into the response's bytes;
-/// - the legacy path: a page template rendered from `[String: TemplateValue]`, then the layout.
+/// Renders a page into the layout. Every page is typed (`PageView`, listed in `pageViews`):
+/// compiled once per language at start-up, rendered with the compiled frame straight into the
+/// response's bytes.
 struct PageRenderer: Sendable {
     let templates: TemplateSet
     let version: String
@@ -94,53 +93,6 @@ struct PageRenderer: Sendable {
     private static func access(_ chrome: PageChrome) -> PageAccess {
         let role = chrome.session?.role ?? (chrome.accessControl ? .viewer : .owner)
         return PageAccess(canWrite: role.canWrite, isOwner: role.canManagePeople)
-    }
-
-    func page(_ template: String, title: String, context: [String: TemplateValue],
-              chrome: PageChrome, status: Int = 200) throws -> HTTPResponse {
-        let catalog = chrome.localizer.catalog
-        var context = context
-        context["t"] = catalog.templateValue
-        // Roles: templates wrap every write control in {{#can_write}} and people links in {{#is_owner}}.
-        let role = chrome.session?.role ?? (chrome.accessControl ? .viewer : .owner)
-        context["can_write"] = .bool(role.canWrite)
-        context["is_owner"] = .bool(role.canManagePeople)
-        let body = try templates.render(template, .object(context))
-        let frame: TemplateValue = .object([
-            "t": catalog.templateValue,
-            "lang": .string(catalog.language.rawValue),
-            "strings": .string(catalog.scriptJSON),
-            "languages": .list(Language.allCases.map { language in
-                let separator = chrome.languageSwitchTarget.contains("?") ? "&" : "?"
-                return .object([
-                    "code": .string(language.rawValue),
-                    "label": .string(chrome.localizer("language_name_\(language.rawValue)")),
-                    "url": .string(chrome.languageSwitchTarget + separator + "lang=" + language.rawValue),
-                    "current": .bool(language == catalog.language),
-                ])
-            }),
-            "title": .string(title),
-            "body": .trustedHTML(body),
-            "flash": chrome.flash.map { .object(["message": .string($0)]) } ?? .null,
-            "signed_in": .bool(chrome.accessControl && (chrome.session?.signedIn ?? false)),
-            // Before signing in, links elsewhere would only lead back to the sign-in page.
-            "show_nav": .bool(!chrome.accessControl || (chrome.session?.signedIn ?? false)),
-            "csrf_token": .string(chrome.session?.csrfToken ?? ""),
-            "nav_products": .bool(chrome.section == .products),
-            "nav_register": .bool(chrome.section == .register),
-            "nav_activity": .bool(chrome.section == .activity),
-            "nav_people": .bool(chrome.section == .people),
-            "nav_sales": .bool(chrome.section == .sales),
-            "nav_drafts": .bool(chrome.section == .drafts),
-            "nav_trash": .bool(chrome.section == .trash),
-            "nav_account": .bool(chrome.section == .account),
-            "can_write": .bool(role.canWrite),
-            "is_owner": .bool(role.canManagePeople),
-            "person": .string(chrome.session?.person ?? ""),
-            "version": .string(version),
-            "api_host": .string(apiHost),
-        ])
-        return HTTPResponse.html(try templates.render("layout", frame), status: status)
     }
 }
 

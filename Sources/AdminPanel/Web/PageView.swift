@@ -2,7 +2,7 @@ import HTMLTemplates
 
 /// A page's view: a `TemplateView` with its template's name. `PageRenderer` compiles every page
 /// view listed in `PageRenderer.pageViews` at start-up, once per language, and fills `access`
-/// before rendering (what the legacy path injected as `can_write` / `is_owner`).
+/// before rendering (the `can_write` / `is_owner` every template may use).
 protocol PageView: TemplateView {
     static var template: String { get }
     var access: PageAccess { get set }

@@ -13,7 +13,7 @@ struct Visit: Sendable {
     var languageSwitchTarget = "/products"
 }
 
-/// The page plumbing every handler uses: who is visiting (`visit`), the page around a template
+/// The page plumbing every handler uses: who is visiting (`visit`), a typed page in the frame
 /// (`page`, `chrome`), redirects with a one-time message, the CSRF check, and failures turned
 /// into error pages. `PanelApp` builds one; every controller holds it (`PageHandling`).
 struct Pages: Sendable {
@@ -72,14 +72,6 @@ struct Pages: Sendable {
     func chrome(_ visit: Visit, section: PageChrome.Section = .none) -> PageChrome {
         PageChrome(flash: visit.flash, session: visit.session, accessControl: accessControl, section: section,
                    localizer: visit.localizer, languageSwitchTarget: visit.languageSwitchTarget)
-    }
-
-    func page(_ template: String, title: String, context: [String: TemplateValue], visit: Visit,
-              section: PageChrome.Section = .none, status: Int = 200) throws -> HTTPResponse {
-        var response = try renderer.page(template, title: title, context: context,
-                                         chrome: chrome(visit, section: section), status: status)
-        for cookie in visit.cookies { response.setCookie(cookie) }
-        return response
     }
 
     /// A typed page (`PageView`) in the frame, with the visit's cookies.

@@ -102,7 +102,7 @@ import OpenMarketCore
     @Test func paginationNeverOverflows() {
         for (current, last) in [(Int.max, Int.max), (Int.min, Int.max), (Int.max, 3), (5, Int.min), (-1, -1)] {
             _ = Pagination.numbers(current: current, last: last)
-            _ = Pagination.templateValue(current: current, last: last, hasPrev: true, hasNext: true, query: CatalogQuery())
+            _ = Pagination.view(current: current, last: last, hasPrev: true, hasNext: true, query: CatalogQuery())
         }
         #expect(Pagination.numbers(current: Int.max, last: Int.max).last == Pagination.maxPage)
     }
