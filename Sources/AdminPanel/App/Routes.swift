@@ -9,26 +9,27 @@ extension PanelApp {
     ///
     /// How to read a route: handler = `<Controller>.<method>` in `<Concept>/…` (the line says
     /// `app.catalogController.listPage`: `CatalogController.listPage`, in `Catalog/`; the comment
-    /// above it names the file), template = `Templates/<name>.html` (the comment's `→ name.html`,
-    /// the name the handler's `page("<name>", …)` renders). Each controller is built in
-    /// `PanelApp.init` with only the dependencies it uses; its type's declaration lists them.
+    /// above it names the file); template and view = the comment's `→ name.html (NameView)`:
+    /// `Templates/name.html`, compiled against the `NameView` struct the handler builds. Each
+    /// controller is built in `PanelApp.init` with only the dependencies it uses; its type's
+    /// declaration lists them.
     static let staticPattern = "/static/{path...}"
 
     static let routeTable: RouteTable = {
         var routes = RouteTable()
         routes.get("/", .viewer, plain: { _, _ in .redirect(to: "/products", status: 303) })
-        // Catalog/ListPage.swift → products.html
+        // Catalog/ListPage.swift → products.html (ProductListView)
         routes.get("/products", .viewer, page: { app, request in try await app.catalogController.listPage(request) })
-        // Products/RegisterPage.swift (v1: Products/V1/V1Forms.swift) → product_new.html
+        // Products/RegisterPage.swift (v1: Products/V1/V1Forms.swift) → product_new.html (ProductNewPageView)
         routes.post("/products", .editor, bodyLimit: .upload, page: { app, request in try await app.productFormController.registerProduct(request) })
         // Catalog/CatalogPages.swift (refresh, CSV, newest)
         routes.get("/products/refresh", .viewer, page: { app, request in try await app.catalogController.refreshCatalog(request) })
         routes.get("/products/export.csv", .viewer, page: { app, request in try await app.catalogController.exportCatalog(request) })
         routes.get("/products/newest.json", .viewer, plain: { app, request in try await app.catalogController.newestProduct(request) })
-        // Catalog/BulkPage.swift, Sales/SaleBulk.swift → bulk_result.html
+        // Catalog/BulkPage.swift, Sales/SaleBulk.swift → bulk_result.html (BulkResultView)
         routes.post("/products/bulk", .editor, bodyLimit: .bytes(64 * 1024),
                     page: { app, request in try await app.bulkController.bulkAction(request) })
-        // Import/ImportPages.swift, ImportApply.swift, ImportRendering.swift → import.html, import_preview.html, import_result.html
+        // Import/ImportPages.swift, ImportApply.swift, ImportRendering.swift → import.html (ImportFormView), import_preview.html (ImportPreviewView), import_result.html (ImportResultView)
         routes.get("/products/import", .editor, page: { app, request in try await app.importController.importForm(request) })
         // The CSV's 5 MiB plus the photos within the register form's upload limit; a body over it
         // is refused (413) before it is read.
@@ -39,17 +40,17 @@ extension PanelApp {
                    plain: { app, request in await app.importController.importStatus(request) })
         routes.post("/products/import/{import}/apply", .editor, bodyLimit: .bytes(16 * 1024),
                     page: { app, request in try await app.importController.importApply(request) })
-        // Products/DuplicatePage.swift → product_new.html
+        // Products/DuplicatePage.swift → product_new.html (ProductNewPageView)
         routes.get("/products/{id}/duplicate", .editor, page: { app, request in try await app.productFormController.duplicateForm(request) })
-        // Products/RegisterPage.swift → product_new.html
+        // Products/RegisterPage.swift → product_new.html (ProductNewPageView)
         routes.get("/products/new", .editor, page: { app, request in try await app.productFormController.registerForm(request) })
-        // Products/DetailPage.swift → product.html
+        // Products/DetailPage.swift → product.html (ProductDetailView)
         routes.get("/products/{id}", .viewer, page: { app, request in try await app.productController.detailPage(request) })
-        // Products/EditPage.swift (v1: Products/V1/V1Forms.swift) → product_edit.html
+        // Products/EditPage.swift (v1: Products/V1/V1Forms.swift) → product_edit.html (ProductEditPageView)
         routes.get("/products/{id}/edit", .editor, page: { app, request in try await app.productFormController.editForm(request) })
         routes.post("/products/{id}/edit", .editor, bodyLimit: .productEdit,
                     page: { app, request in try await app.productFormController.updateProduct(request) })
-        // Products/DeletePage.swift → product_delete.html
+        // Products/DeletePage.swift → product_delete.html (ProductDeletePageView)
         routes.get("/products/{id}/delete", .editor, page: { app, request in try await app.productController.deletePrompt(request) })
         routes.post("/products/{id}/delete", .editor, bodyLimit: .bytes(16 * 1024),
                     page: { app, request in try await app.productController.deleteProduct(request) })
@@ -59,7 +60,7 @@ extension PanelApp {
         routes.get("/media/{path...}", .viewer, plain: { app, request in try await app.mediaController.mediaFile(request) })
         // App/Health.swift
         routes.get("/healthz", .anyone, plain: { app, request in try await app.healthController.health(request) })
-        // Sales/SalesPages.swift → sales.html
+        // Sales/SalesPages.swift → sales.html (SalesPageView)
         routes.get("/sales", .viewer, page: { app, request in try await app.salesController.salesPage(request) })
         routes.post("/products/{id}/sales", .editor, bodyLimit: .bytes(16 * 1024),
                     page: { app, request in try await app.salesController.scheduleSale(request) })
@@ -67,17 +68,17 @@ extension PanelApp {
                     page: { app, request in try await app.salesController.cancelSale(request) })
         // Guards/StaticFastPath.swift: Public/ through the server's static route
         routes.get(staticPattern, .anyone, plain: { app, request in app.staticController.asset(request) })
-        // Sessions/SignIn.swift → login.html
+        // Sessions/SignIn.swift → login.html (LoginPageView)
         routes.get("/login", .anyone, page: { app, request in try await app.sessionController.loginForm(request) })
         routes.post("/login", .anyone, bodyLimit: .bytes(16 * 1024), page: { app, request in try await app.sessionController.login(request) })
         routes.post("/logout", .viewer, bodyLimit: .bytes(16 * 1024), page: { app, request in try await app.sessionController.logout(request) })
-        // People/SetupPages.swift → password_setup.html
+        // People/SetupPages.swift → password_setup.html (PasswordSetupView)
         routes.get("/setup/{token}", .anyone, page: { app, request in try await app.peopleController.setupForm(request) })
         routes.post("/setup/{token}", .anyone, bodyLimit: .bytes(16 * 1024), page: { app, request in try await app.peopleController.setup(request) })
         routes.get("/invite/{token}", .anyone, page: { app, request in try await app.peopleController.invitationForm(request) })
         routes.post("/invite/{token}", .anyone, bodyLimit: .bytes(16 * 1024),
                     page: { app, request in try await app.peopleController.acceptInvitation(request) })
-        // People/PeoplePage.swift → people.html
+        // People/PeoplePage.swift → people.html (PeoplePageView)
         routes.get("/people", .owner, page: { app, request in try await app.peopleController.peoplePage(request) })
         routes.post("/people", .owner, bodyLimit: .bytes(16 * 1024), page: { app, request in try await app.peopleController.invitePerson(request) })
         routes.post("/people/{name}/role", .owner, bodyLimit: .bytes(16 * 1024),
@@ -86,7 +87,7 @@ extension PanelApp {
                     page: { app, request in try await app.peopleController.disablePerson(request) })
         routes.post("/people/{name}/reset", .owner, bodyLimit: .bytes(16 * 1024),
                     page: { app, request in try await app.peopleController.resetPerson(request) })
-        // People/AccountPage.swift → account.html
+        // People/AccountPage.swift → account.html (AccountPageView)
         routes.get("/account", .viewer, page: { app, request in try await app.peopleController.accountPage(request) })
         routes.post("/account/password", .viewer, bodyLimit: .bytes(16 * 1024),
                     page: { app, request in try await app.peopleController.changePassword(request) })
@@ -94,18 +95,18 @@ extension PanelApp {
                     page: { app, request in try await app.peopleController.revokeOtherSessions(request) })
         routes.post("/account/sessions/{handle}/revoke", .viewer, bodyLimit: .bytes(16 * 1024),
                     page: { app, request in try await app.peopleController.revokeSession(request) })
-        // Activity/ActivityPage.swift → activity.html
+        // Activity/ActivityPage.swift → activity.html (ActivityPageView)
         routes.get("/activity", .viewer, page: { app, request in try await app.activityController.activityPage(request) })
-        // Trash/TrashPages.swift → trash.html
+        // Trash/TrashPages.swift → trash.html (TrashPageView)
         routes.get("/trash", .viewer, page: { app, request in try await app.trashController.trashPage(request) })
         routes.post("/trash/{id}/restore", .editor, bodyLimit: .bytes(16 * 1024),
                     page: { app, request in try await app.trashController.restoreFromTrash(request) })
-        // Revert/RevertPages.swift → revert_result.html
+        // Revert/RevertPages.swift → revert_result.html (RevertResultView)
         routes.post("/activity/bulk/{run}/revert", .editor, bodyLimit: .bytes(16 * 1024),
                     page: { app, request in try await app.revertController.revertBulkRun(request) })
         routes.post("/activity/{id}/revert", .editor, bodyLimit: .bytes(16 * 1024),
                     page: { app, request in try await app.revertController.revertRow(request) })
-        // Drafts/DraftPages.swift → drafts.html (a draft opens in product_new.html)
+        // Drafts/DraftPages.swift → drafts.html (DraftsPageView); a draft opens in product_new.html (ProductNewPageView)
         routes.get("/drafts", .viewer, page: { app, request in try await app.draftController.draftsPage(request) })
         routes.get("/drafts/{id}", .viewer, page: { app, request in try await app.draftController.draftForm(request) })
         routes.post("/drafts/{id}/delete", .editor, bodyLimit: .bytes(16 * 1024),
