@@ -18,14 +18,21 @@ final class HTTPDateCache {
     }
 
     private func refresh() {
-        var now = time(nil)
+        let now = time(nil)
         guard now != second else { return }
         second = now
+        cachedBytes = Self.imfFixdate(now)
+        cached = String(decoding: cachedBytes, as: UTF8.self)
+    }
+
+    /// `seconds` since 1970 as an IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), e.g. a file's
+    /// `Last-Modified`.
+    static func imfFixdate(_ seconds: time_t) -> [UInt8] {
+        var seconds = seconds
         var parts = tm()
-        gmtime_r(&now, &parts)
+        gmtime_r(&seconds, &parts)
         var buffer = [CChar](repeating: 0, count: 64)
         let n = strftime(&buffer, buffer.count, "%a, %d %b %Y %H:%M:%S GMT", &parts)
-        cachedBytes = buffer[0..<n].map { UInt8(bitPattern: $0) }
-        cached = String(decoding: cachedBytes, as: UTF8.self)
+        return buffer[0..<n].map { UInt8(bitPattern: $0) }
     }
 }

@@ -43,6 +43,9 @@ public struct StaticFiles: Sendable {
     func headers(for file: ResolvedFile, relativePath: String, notModified: Bool) -> HTTPHeaders {
         var headers = HTTPHeaders()
         headers["ETag"] = file.etag
+        // Computed with the head, which the synchronous route precomputes per file stamp.
+        headers["Last-Modified"] = String(decoding: HTTPDateCache.imfFixdate(time_t(file.stamp.mtimeNanos / 1_000_000_000)),
+                                          as: UTF8.self)
         headers["Cache-Control"] = cacheControl
         if notModified { return headers }
         headers["Content-Type"] = MediaTypes.forExtension(Self.pathExtension(relativePath))

@@ -44,9 +44,17 @@ final class StaticTree: @unchecked Sendable {
             #expect(first.header("Cache-Control") == "public, max-age=3600")
             let etag = try #require(first.header("ETag"))
             #expect(etag.hasPrefix("\"") && !etag.hasPrefix("W/"))
+            // Last-Modified: the file's modification time, as an IMF-fixdate.
+            let modified = try FileManager.default.attributesOfItem(atPath: tree.root.appendingPathComponent("a.txt").path)[.modificationDate] as! Date
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "GMT")
+            formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+            #expect(first.header("Last-Modified") == formatter.string(from: modified))
             try await client.send("GET /static/a.txt HTTP/1.1\r\nHost: x\r\nIf-None-Match: \"other\", \(etag)\r\n\r\n")
             let cached = try await client.readResponse()
             #expect(cached.status == 304 && cached.body.isEmpty && cached.header("ETag") == etag)
+            #expect(cached.header("Last-Modified") == first.header("Last-Modified"))
             try await client.send("HEAD /static/sub/b.js HTTP/1.1\r\nHost: x\r\n\r\n")
             let head = try await client.readResponse(head: true)
             #expect(head.header("Content-Length") == "5")

@@ -51,7 +51,7 @@ import TestSupport
                 #expect(quick.body == slow.body)
                 #expect(quick.header("Date") != nil)
                 if method == "GET" { #expect(quick.text == "hello file") }
-                #expect(quick.headers.map(\.0) == ["Date", "ETag", "Cache-Control", "Content-Type", "X-Frame-Options",
+                #expect(quick.headers.map(\.0) == ["Date", "ETag", "Last-Modified", "Cache-Control", "Content-Type", "X-Frame-Options",
                                                    "X-Content-Type-Options", "Content-Length"])
             }
             // 304, then `Connection: close` on both paths.
