@@ -184,12 +184,9 @@ extension CatalogController {
         // URL, else to the same view spelled canonically.
         let here = BackLink.validated(target) ?? query.url()
         var view = ProductListView(view: query.view)
-        // The same `?back=…` on every row: encoded once per page, not once per row (the same
-        // text `BackLink.link` writes for a path without a query).
-        let backQuery = BackLink.validated(here).map { "?back=" + CatalogQuery.encode($0) } ?? ""
         view.products = products.map { row in
             var row = row
-            row.href = "/products/\(row.id)" + backQuery
+            row.href = BackLink.link("/products/\(row.id)", back: here)
             return row
         }
         view.listURL = query.url(view: .list)
