@@ -12,15 +12,25 @@ struct Localizer: Sendable {
     /// The text of `key` with its `{placeholders}` filled. A key that is missing (a bug the
     /// catalog tests catch) shows as itself rather than crashing a page.
     func callAsFunction(_ key: String, _ arguments: [String: String] = [:]) -> String {
-        Self.fill(catalog.texts[key] ?? key, arguments)
+        guard let template = catalog.templates[key] else { return Self.fill(key, arguments) }
+        return template.filled(arguments)
     }
 
     /// `key_one` when `count` is 1 (English singular), else `key`; `{count}` is filled in grouped.
     func plural(_ key: String, count: Int, _ arguments: [String: String] = [:]) -> String {
+        var chosen = key
+        if count == 1 {
+            let singular = key + "_one"
+            if catalog.templates[singular] != nil { chosen = singular }
+        }
+        if arguments.isEmpty {
+            // The list's stock text on every row: one value, no dictionary.
+            guard let template = catalog.templates[chosen] else { return Self.fill(chosen, ["count": number(count)]) }
+            return template.filled("count", number(count))
+        }
         var arguments = arguments
         arguments["count"] = number(count)
-        let singular = key + "_one"
-        return self(count == 1 && catalog.texts[singular] != nil ? singular : key, arguments)
+        return self(chosen, arguments)
     }
 
     /// `₩12,000`, `$12.50` — the same signs in both languages; Korean sellers write them so.

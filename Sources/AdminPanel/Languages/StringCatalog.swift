@@ -12,12 +12,16 @@ struct StringCatalog: Sendable {
     let texts: [String: String]
     /// `{{t.key}}` in every template: compiled templates (`TemplateSet.compile`) fix them at start-up.
     let templateTexts: [String: String]
+    /// Every text split into literal parts and slots once, for `Localizer` (rows fill the same
+    /// few texts thousands of times).
+    let templates: [String: TextTemplate]
     /// The `js_` texts as JSON (keys without the prefix), for the page's `data-strings`.
     let scriptJSON: String
 
     init(language: Language, texts: [String: String]) {
         self.language = language
         self.texts = texts
+        templates = texts.mapValues(TextTemplate.init)
         // Templates show texts as they are (`{{t.key}}`, nothing filled): a particle token after
         // fixed words is chosen here, so it never shows as `{을/를}`.
         templateTexts = texts.mapValues { text in

@@ -56,22 +56,59 @@ struct MediaLinks: Sendable {
     /// `/media/<path>` for an image on an allowed origin, nil for anything else.
     func panelPath(for imageURL: String) -> String? {
         // Byte-wise: String.hasPrefix compares by Unicode equivalence, far slower than needed here.
+        // Only a path of plain RFC 3986 path characters (no query, fragment or stray `%`) is taken
+        // without parsing: `URLComponents` keeps such a path as it is, so the result is the same.
         let bytes = imageURL.utf8
         if bytes.starts(with: originPrefix.utf8) {
-            let rest = bytes.dropFirst(originPrefix.utf8.count)
-            let end = rest.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? rest.endIndex
-            let path = rest[rest.startIndex..<end]
-            if !path.isEmpty, !path.contains(where: { $0 <= 0x20 || $0 == UInt8(ascii: "\\") }),
-               let text = String(path) {
+            let path = bytes.dropFirst(originPrefix.utf8.count)
+            if !path.isEmpty, Self.isPlainPath(path), let text = String(path) {
                 return "/media/" + text
             }
         }
+        return parsedPanelPath(for: imageURL)
+    }
+
+    /// The full parse, for any other shape of address (other origins, queries, odd characters).
+    func parsedPanelPath(for imageURL: String) -> String? {
         guard let components = URLComponents(string: imageURL) else { return nil }
         let path = components.percentEncodedPath
         guard path.hasPrefix("/"), path.count > 1 else { return nil }
         if api.matches(components) { return "/media" + path }
         if let index = extra.firstIndex(where: { $0.matches(components) }) { return "/media/_o\(index + 1)" + path }
         return nil
+    }
+
+    /// Unreserved, sub-delims, `:`, `@`, `/` and `%` followed by two hex digits.
+    private static func isPlainPath(_ path: Substring.UTF8View) -> Bool {
+        var index = path.startIndex
+        while index != path.endIndex {
+            let byte = path[index]
+            if byte == UInt8(ascii: "%") {
+                let first = path.index(after: index)
+                guard first != path.endIndex, isHexDigit(path[first]) else { return false }
+                let second = path.index(after: first)
+                guard second != path.endIndex, isHexDigit(path[second]) else { return false }
+                index = path.index(after: second)
+                continue
+            }
+            guard isPathCharacter(byte) else { return false }
+            index = path.index(after: index)
+        }
+        return true
+    }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x46) || (byte >= 0x61 && byte <= 0x66)
+    }
+
+    private static func isPathCharacter(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        default:
+            // - . _ ~ ! $ & ' ( ) * + , ; = : @ /
+            return "-._~!$&'()*+,;=:@/".utf8.contains(byte)
+        }
     }
 
     /// The upstream URL for the route's rest-of-path (already percent-decoded by the router).
