@@ -137,15 +137,7 @@ public final class TLSTransport: ConnectionTransport {
     // MARK: writing
 
     public func write(_ bytes: UnsafeRawBufferPointer) -> TransportResult {
-        if failed { return .failed(0) }
-        guard mode == .tls, session.isHandshakeComplete else { return .wouldBlock }
-        if session.pendingOutputCount > 0 {
-            switch flushPending() {
-            case .done: break
-            case .failed(let code): return .failed(code)
-            default: return .wouldBlock
-            }
-        }
+        if let refusal = readyToWrite() { return refusal }
         // Bounded: at most this much ciphertext is kept waiting for the socket.
         let chunk = UnsafeRawBufferPointer(rebasing: bytes.prefix(Self.maxWriteChunk))
         switch session.write(chunk) {
@@ -164,19 +156,24 @@ public final class TLSTransport: ConnectionTransport {
 
     static let maxWriteChunk = 64 * 1024
 
+    /// Why a write cannot start now (a failed session, a handshake still running, older
+    /// ciphertext the socket has not taken), or nil when it can.
+    private func readyToWrite() -> TransportResult? {
+        if failed { return .failed(0) }
+        guard mode == .tls, session.isHandshakeComplete else { return .wouldBlock }
+        guard session.pendingOutputCount > 0 else { return nil }
+        switch flushPending() {
+        case .done: return nil
+        case .failed(let code): return .failed(code)
+        default: return .wouldBlock
+        }
+    }
+
     /// Head and body encrypted together and sent with one socket write (two records, one
     /// `sendto`), as plain TCP sends them with one `sendmsg`: the default's two writes cost a
     /// system call per answer.
     public func write(_ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer) -> TransportResult {
-        if failed { return .failed(0) }
-        guard mode == .tls, session.isHandshakeComplete else { return .wouldBlock }
-        if session.pendingOutputCount > 0 {
-            switch flushPending() {
-            case .done: break
-            case .failed(let code): return .failed(code)
-            default: return .wouldBlock
-            }
-        }
+        if let refusal = readyToWrite() { return refusal }
         // Bounded like `write`: at most this much ciphertext waits for the socket.
         var taken = 0
         for part in [first, second] where taken < Self.maxWriteChunk && !part.isEmpty {
