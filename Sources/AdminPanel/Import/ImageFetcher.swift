@@ -43,7 +43,8 @@ struct ImageFetcher: Sendable {
         }
         let filename = Self.filename(url)
         if scheme == "https" {
-            return (filename, try await fetchHTTPS(url))
+            let data = try await fetchHTTPS(url)
+            return (filename, data)
         }
         let target = addresses[0]
         let deadline = Date().addingTimeInterval(timeout)
