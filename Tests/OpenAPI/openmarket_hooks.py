@@ -8,6 +8,7 @@ Two things a JSON Schema cannot say, and without which every valid registration 
   `thumbnail_id` of another product, is a 400). Positive cases that break such a rule are not
   valid data, so they are dropped here; negative cases are left as generated.
 """
+import os
 import struct
 import zlib
 
@@ -134,3 +135,21 @@ def filter_case(context, case) -> bool:
             return False
         return _discount_fits(body)
     return True
+
+
+@schemathesis.hook
+def map_case(context, case):
+    """Valid cases carry this run's credentials in every phase: the configured overrides do not
+    reach the stateful phase's bodies, and its register → edit → delete chains need them.
+    Negative cases keep what was generated, so a broken secret stays broken."""
+    meta = case.meta
+    if meta is None or not meta.generation.mode.is_positive or not isinstance(case.body, dict):
+        return case
+    secret, password = os.environ.get("OPENMARKET_SECRET"), os.environ.get("OPENMARKET_PASSWORD")
+    if password and "password" in case.body:
+        case.body["password"] = password
+    if secret and "secret" in case.body:
+        case.body["secret"] = secret
+    if secret and isinstance(case.body.get("params"), dict):
+        case.body["params"]["secret"] = secret
+    return case

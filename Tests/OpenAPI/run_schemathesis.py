@@ -83,7 +83,8 @@ def run(binary: str, root: pathlib.Path, dialect: str, seed: str, max_examples: 
         with open(config, "w") as file:
             file.write(configuration(dialect, identifier, secret))
         environment = dict(os.environ, SCHEMATHESIS_HOOKS="openmarket_hooks",
-                           PYTHONPATH=str(root / "Tests" / "OpenAPI"))
+                           PYTHONPATH=str(root / "Tests" / "OpenAPI"),
+                           OPENMARKET_SECRET=secret, OPENMARKET_PASSWORD=V1_PASSWORD)
         command = ["schemathesis", "--config-file", config, "run", str(root / "docs" / "openapi" / f"{dialect}.yaml"),
                    "--url", url, "--seed", seed, "--max-examples", max_examples, "--checks", CHECKS,
                    "--phases", PHASES, "--workers", "1", "--generation-database", "none",
