@@ -1,12 +1,17 @@
 """Schemathesis hooks for the Open Market documents (loaded through SCHEMATHESIS_HOOKS).
 
-Two things a JSON Schema cannot say, and without which every valid registration would be refused:
-- an image part must be a real image by its first bytes, so the image media types generate
-  small real images (JPEG, PNG, GIF, WebP) instead of random bytes;
+What a JSON Schema cannot say, and without which valid requests would be refused or answers
+left unchecked:
+- an image part must be a real image by its first bytes, with a filename: the image media types
+  generate lists of small real images (JPEG, PNG, GIF, WebP) instead of random bytes;
 - rules between fields and stored state: a discount at most the price, a PATCH judged on the
   product as it would be after the change (a lower price under the stored discount, or a
   `thumbnail_id` of another product, is a 400). Positive cases that break such a rule are not
-  valid data, so they are dropped here; negative cases are left as generated.
+  valid data, so they are dropped here; negative cases are left as generated;
+- a multipart part's name stands in a header, so it cannot hold control characters;
+- valid cases carry the run's credentials (vendor secret, v1 password) in every phase;
+- `text/plain` answers (the health check, the product secret, the delete path) are read as text,
+  so their schemas are checked too.
 """
 import os
 import struct
@@ -31,7 +36,6 @@ JPEG = (b"\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01\x01\x00\x00\x01\x00\x01\x00\x00"
         b"\xff\xc0\x00\x0b\x08\x00\x01\x00\x01\x01\x01\x11\x00\xff\xd9")
 # A lossless WebP of 1×1.
 WEBP = b"RIFF\x1a\x00\x00\x00WEBPVP8L\x0d\x00\x00\x00/\x00\x00\x00\x10\x07\x10\x11\x11\x88\x88\xfe\x07\x00"
-
 
 
 def _images(*samples: bytes):

@@ -2,7 +2,7 @@
 
 For each of v2a, v2b and v1: a sandbox on a free loopback port (port 0, read back from the line it
 prints) with an empty temporary data folder, three seeded products and a vendor whose identifier
-and secret this run chose, so schemathesis can send valid credentials; then `schemathesis run` on
+and secret the run knows, so schemathesis can send valid credentials; then `schemathesis run` on
 docs/openapi/<dialect>.yaml with a fixed seed and a bounded number of examples. Fails when any
 dialect fails.
 Usage: run_schemathesis.py SANDBOX_BINARY REPOSITORY_ROOT [DIALECT...]
@@ -10,14 +10,12 @@ Environment: SCHEMATHESIS_MAX_EXAMPLES (default 25), SCHEMATHESIS_SEED (default 
 """
 import os
 import pathlib
-import secrets
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
 import time
-import uuid
 
 CHECKS = ",".join([
     "not_a_server_error", "status_code_conformance", "content_type_conformance",
@@ -74,7 +72,8 @@ def configuration(dialect: str, identifier: str, secret: str) -> str:
 
 def run(binary: str, root: pathlib.Path, dialect: str, seed: str, max_examples: str) -> int:
     work = tempfile.mkdtemp(prefix=f"openmarket-schemathesis-{dialect}-")
-    identifier, secret = str(uuid.uuid4()), secrets.token_hex(16)
+    # Fixed credentials, like the seed: the same run generates the same requests.
+    identifier, secret = "5c4e0a7e-2026-4127-8000-5c4e3a7e51a1", "schemathesis-vendor-secret"
     process = None
     try:
         process, url = start_sandbox(binary, dialect, os.path.join(work, "data"),
@@ -85,7 +84,8 @@ def run(binary: str, root: pathlib.Path, dialect: str, seed: str, max_examples: 
         environment = dict(os.environ, SCHEMATHESIS_HOOKS="openmarket_hooks",
                            PYTHONPATH=str(root / "Tests" / "OpenAPI"),
                            OPENMARKET_SECRET=secret, OPENMARKET_PASSWORD=V1_PASSWORD)
-        command = ["schemathesis", "--config-file", config, "run", str(root / "docs" / "openapi" / f"{dialect}.yaml"),
+        # The same interpreter's schemathesis: no dependence on a `schemathesis` script on PATH.
+        command = [sys.executable, "-m", "schemathesis.cli", "--config-file", config, "run", str(root / "docs" / "openapi" / f"{dialect}.yaml"),
                    "--url", url, "--seed", seed, "--max-examples", max_examples, "--checks", CHECKS,
                    "--phases", PHASES, "--workers", "1", "--generation-database", "none",
                    "--no-color", "--output-truncate", "false"]
