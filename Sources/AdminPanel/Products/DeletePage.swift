@@ -24,7 +24,8 @@ extension ProductController {
     /// `POST /products/{id}/delete` with `password` and `csrf_token`: the dialect's two-step delete.
     /// Only a wrong password counts toward the limits (5 per person, 20 for the panel, per 10
     /// minutes), but every try reserves its slot *before* the API is called and gives it back
-    /// unless the password was wrong: so simultaneous tries cannot exceed the limits.
+    /// unless the password was wrong: so simultaneous tries cannot exceed the limits. A checked
+    /// password always answers 422 (wrong) or 303 (deleted); 429 only when it was not checked.
     /// The password is never logged or shown.
     func deleteProduct(_ request: HTTPRequest) async throws -> HTTPResponse {
         let id = try Self.productID(request)
@@ -83,9 +84,10 @@ extension ProductController {
             let left = await attempt.commitWrongPassword()
             let product = try await loadProduct(id, retry: "/products/\(id)/delete")
             switch left {
-            case .locked(let wait):
-                var response = try deletePage(product, visit: visit, back: back, alert: nil, passwordError: nil,
-                                              locked: lockedMessage(wait, l), status: 429)
+            case .paused(let wait):
+                // The password was checked: the answer says it was wrong, then that tries are paused.
+                var response = try deletePage(product, visit: visit, back: back, alert: l("delete_alert_wrong_password_paused"),
+                                              passwordError: nil, locked: lockedMessage(wait, l), status: 422)
                 response.headers["Retry-After"] = AttemptGate.Wait(seconds: wait).header
                 return response
             case .tries(let remaining):
