@@ -25,7 +25,7 @@ extension RevertController {
         }
         let password = form["password"] ?? ""
         let outcome = try await reverts.run("row-\(rowID)") { [self] in
-            await revertProduct(productID, changes: record.entry.changes, rowID: rowID, password: password,
+            await revertProduct(productID, changes: record.entry.changes, row: record, password: password,
                                 session: session, request: request, visit.localizer)
         }
         // All set back: to the product, as after a save.
@@ -63,7 +63,7 @@ extension RevertController {
                     next += 1
                     group.addTask {
                         guard let productID = record.entry.productID else { return (index, nil) }
-                        return (index, await self.revertProduct(productID, changes: record.entry.changes, rowID: record.id,
+                        return (index, await self.revertProduct(productID, changes: record.entry.changes, row: record,
                                                                 password: password, session: session, request: request,
                                                                 visit.localizer))
                     }
