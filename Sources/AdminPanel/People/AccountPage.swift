@@ -76,7 +76,9 @@ extension PeopleController {
         return await redirect(to: "/account", flash: visit(request, session: session).localizer("account_others_revoked"), session: session)
     }
 
-    private func accountView(visit: Visit, issues: [String: String], status: Int, wait: TimeInterval = 0) async throws -> HTTPResponse {
+    /// `vendorPassword`: shown only in the answer to `showVendorPassword`.
+    func accountView(visit: Visit, issues: [String: String], status: Int, wait: TimeInterval = 0,
+                     vendorPassword: String? = nil) async throws -> HTTPResponse {
         let l = visit.localizer
         let person = visit.session?.person ?? ""
         let own = visit.session?.signedIn == true ? await sessions.sessions(of: person) : []
@@ -91,10 +93,12 @@ extension PeopleController {
                                    lastSeen: l.dateTime(record.lastSeen, in: configuration.timeZone),
                                    current: record.idHash == visit.session?.sessionHash)
             },
-            alert: issues.isEmpty ? nil : MessageView(message: l("form_has_errors")),
+            alert: issues.keys.contains(where: { $0 != "vendor_current_password" }) ? MessageView(message: l("form_has_errors")) : nil,
             currentPasswordError: message("current_password"),
             newPassword: NewPasswordFields(label: l("account_new_password"), passwordError: message("password"),
-                                           confirmationError: message("password_confirm")))
+                                           confirmationError: message("password_confirm")),
+            vendorPassword: visit.session?.role == .owner && visit.session?.signedIn == true && configuration.api.dialect != .v1
+                ? VendorPasswordView(password: vendorPassword, currentPasswordError: message("vendor_current_password")) : nil)
         return try page(view, title: l("account_heading"), visit: visit, section: .account, status: status)
     }
 }

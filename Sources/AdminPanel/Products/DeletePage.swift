@@ -12,7 +12,7 @@ extension ProductController {
         var locked: String?
         let wait = await DeleteAttempt.wait(for: visit.session?.person ?? "", in: deleteGate)
         if let wait { locked = lockedMessage(wait, visit.localizer) }
-        var response = try deletePage(product, visit: visit, back: back, alert: nil, passwordError: nil, locked: locked,
+        var response = try await deletePage(product, visit: visit, back: back, alert: nil, passwordError: nil, locked: locked,
                                       status: locked == nil ? 200 : 429)
         if let wait { response.headers["Retry-After"] = AttemptGate.Wait(seconds: wait).header }
         return response
@@ -38,14 +38,14 @@ extension ProductController {
         let password = form["password"] ?? ""
         guard !password.isEmpty else {
             let product = try await loadProduct(id, retry: "/products/\(id)/delete")
-            return try deletePage(product, visit: visit, back: back, alert: l("delete_alert_password_empty"),
+            return try await deletePage(product, visit: visit, back: back, alert: l("delete_alert_password_empty"),
                                   passwordError: l("delete_error_password_empty"), locked: nil, status: 422)
         }
         let attempt: DeleteAttempt
         switch await DeleteAttempt.reserve(session.person, in: deleteGate) {
         case .failure(let wait):
             let product = try await loadProduct(id, retry: "/products/\(id)/delete")
-            var response = try deletePage(product, visit: visit, back: back, alert: nil, passwordError: nil,
+            var response = try await deletePage(product, visit: visit, back: back, alert: nil, passwordError: nil,
                                           locked: lockedMessage(wait.seconds, l), status: 429)
             response.headers["Retry-After"] = wait.header
             return response
@@ -62,7 +62,7 @@ extension ProductController {
         } catch let failure as KeepThenDelete.KeepFailure {
             await attempt.release()
             let product = try await loadProduct(id, retry: "/products/\(id)/delete")
-            return try deletePage(product, visit: visit, back: back, alert: trashKeeper.keepFailureMessage(failure, l), passwordError: nil,
+            return try await deletePage(product, visit: visit, back: back, alert: trashKeeper.keepFailureMessage(failure, l), passwordError: nil,
                                   locked: nil, status: TrashKeeper.keepFailureStatus(failure))
         } catch let error as OpenMarketError {
             outcome = .failure(error)
@@ -86,12 +86,12 @@ extension ProductController {
             switch left {
             case .paused(let wait):
                 // The password was checked: the answer says it was wrong, then that tries are paused.
-                var response = try deletePage(product, visit: visit, back: back, alert: l("delete_alert_wrong_password_paused"),
+                var response = try await deletePage(product, visit: visit, back: back, alert: l("delete_alert_wrong_password_paused"),
                                               passwordError: nil, locked: lockedMessage(wait, l), status: 422)
                 response.headers["Retry-After"] = AttemptGate.Wait(seconds: wait).header
                 return response
             case .tries(let remaining):
-                return try deletePage(product, visit: visit, back: back,
+                return try await deletePage(product, visit: visit, back: back,
                                       alert: l.plural("delete_alert_wrong_password", count: remaining),
                                       passwordError: l("delete_error_wrong_password"), locked: nil, status: 422)
             }
@@ -112,10 +112,11 @@ extension ProductController {
     }
 
     private func deletePage(_ product: ProductDetail, visit: Visit, back: String?, alert: String?, passwordError: String?,
-                            locked: String?, status: Int) throws -> HTTPResponse {
+                            locked: String?, status: Int) async throws -> HTTPResponse {
         let l = visit.localizer
-        let view = deleteView(product, back: back, alert: alert, passwordError: passwordError, locked: locked,
+        var view = deleteView(product, back: back, alert: alert, passwordError: passwordError, locked: locked,
                               csrfToken: visit.session?.csrfToken ?? "", l)
+        view.deleteAlternatives = await deleteAlternatives(product, visit: visit)
         return try page(view, title: l("delete_title", ["name": DisplayBounds.name(product.name)]), visit: visit,
                         section: .products, status: status)
     }
