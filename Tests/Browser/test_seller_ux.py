@@ -68,7 +68,7 @@ def phone(driver):
 
 def test_the_navigation_is_a_menu_on_a_phone_with_register_in_reach(panel, browser):
     open_page(browser, panel, "/products", "phone", "ko")
-    toggle = browser.find_element(By.CSS_SELECTOR, "label[for=nav-menu-state]")
+    toggle = browser.find_element(By.CSS_SELECTOR, "[data-nav-menu] > summary")
     activity = browser.find_element(By.CSS_SELECTOR, "nav a[href='/activity']")
     assert toggle.is_displayed() and not activity.is_displayed()
     register = browser.find_element(By.CSS_SELECTOR, ".site-header a[href='/products/new']")
@@ -83,7 +83,7 @@ def test_the_navigation_is_a_menu_on_a_phone_with_register_in_reach(panel, brows
     # On a desktop every item is in the bar, no menu button.
     open_page(browser, panel, "/products", "desktop", "ko")
     assert browser.find_element(By.CSS_SELECTOR, "nav a[href='/activity']").is_displayed()
-    assert not browser.find_element(By.CSS_SELECTOR, "label[for=nav-menu-state]").is_displayed()
+    assert not browser.find_element(By.CSS_SELECTOR, "[data-nav-menu] > summary").is_displayed()
 
 
 # Every control a thumb may need: its own box, or for a checkbox or radio the label around it.

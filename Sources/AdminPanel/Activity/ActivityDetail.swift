@@ -67,7 +67,7 @@ struct ActivityDetail: Sendable, Equatable, Codable {
     static let timeArguments: Set<String> = ["start", "end"]
 
     /// How a time is kept in an argument: whole seconds since 1970.
-    static func timeValue(_ date: Date) -> String { String(Int(date.timeIntervalSince1970.rounded())) }
+    static func timeValue(_ date: Date) -> String { String(WholeNumber.clamped(date.timeIntervalSince1970)) }
 
     /// The sentence in the reader's language, or nil when the catalog has none for this detail.
     /// Times are shown in `zone` (the panel's).

@@ -91,7 +91,6 @@ extension PanelApp {
         routes.get("/account", .viewer, page: { app, request in try await app.peopleController.accountPage(request) })
         routes.post("/account/password", .viewer, bodyLimit: .bytes(16 * 1024),
                     page: { app, request in try await app.peopleController.changePassword(request) })
-        // People/VendorPasswordPage.swift → account.html (AccountPageView)
         routes.post("/account/vendor-password", .owner, bodyLimit: .bytes(16 * 1024),
                     page: { app, request in try await app.peopleController.showVendorPassword(request) })
         routes.post("/account/sessions/others/revoke", .viewer, bodyLimit: .bytes(16 * 1024),
