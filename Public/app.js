@@ -90,6 +90,7 @@
     // browser's own bubbles; without the script those still apply.
     root.querySelectorAll("form[data-product-form]").forEach((form) => { form.noValidate = true; });
     root.querySelectorAll("[data-staged-images]").forEach(setUpStagedImages);
+    root.querySelectorAll("button[data-copy]").forEach(setUpCopyButton);
     const shortcutsButton = root.querySelector("[data-shortcuts-open]");
     if (shortcutsButton) {
       shortcutsButton.hidden = false;
@@ -950,6 +951,25 @@
     const extension = type === "image/jpeg" ? "jpg" : "webp";
     const base = name.replace(/\.[^./]+$/, "");
     return `${base || "image"}.${extension}`;
+  }
+
+  // A copy button beside a read-only field (an invitation link, the vendor password): shown only
+  // with the script, it copies the field and says so where a screen reader hears it.
+  function setUpCopyButton(button) {
+    const field = document.querySelector(button.dataset.copy);
+    if (!field) return;
+    const status = document.createElement("span");
+    status.className = "copy-status";
+    status.setAttribute("role", "status");
+    button.after(status);
+    button.hidden = false;
+    button.addEventListener("click", async () => {
+      field.select();
+      let copied = false;
+      try { await navigator.clipboard.writeText(field.value); copied = true; }
+      catch (error) { copied = document.execCommand("copy"); }
+      status.textContent = copied ? T("copied") : T("copy_failed");
+    });
   }
 
   function formatBytes(bytes) {

@@ -29,9 +29,9 @@ def test_errors_name_their_field_and_go_once_fixed(panel, korean_browser):
     own_submit(form)
     wait(browser).until(lambda d: d.find_elements(By.CSS_SELECTOR, "[data-error-summary]"))
     items = summary_items(browser)
-    # Each required field by its name, its particle chosen by the name: 상품명을, 상품 설명을.
+    # Each required field by its name, its particle chosen by the name: 상품명을, 상세설명을.
     assert "상품명을 입력해 주세요." in items
-    assert "상품 설명을 입력해 주세요." in items
+    assert "상세설명을 입력해 주세요." in items
     assert not any("이 항목" in item or "(를)" in item or "(을)" in item for item in items)
     heading = browser.find_element(By.CSS_SELECTOR, "[data-error-summary] h2").text
     assert re.fullmatch(r"입력 내용을 확인해 주세요\(\d+건\)", heading), heading
@@ -51,6 +51,9 @@ def test_won_are_whole_in_the_browser_and_grouping_is_fine(panel, korean_browser
     browser = korean_browser
     with tempfile.TemporaryDirectory() as folder:
         photo = write_file(folder, "cup.png", png(40, 40, seed=3))
+        # The currency field is shown once the store sells in dollars (a KRW-only store has no use for it).
+        panel.register("Dollar mug", price=12.5, currency="USD")
+        browser.get(panel.url + "/products?sort=price")
         browser.get(panel.url + "/products/new")
         browser.execute_script("""
             window.__sent = 0;
@@ -95,7 +98,7 @@ def test_history_speaks_korean_with_form_names_and_money(panel, korean_browser):
     own_submit(browser.find_element(By.CSS_SELECTOR, "form[data-product-form]"))
     wait(browser).until(lambda d: re.search(r"/products/\d+$", d.current_url))
     row = wait(browser).until(lambda d: d.find_element(By.CSS_SELECTOR, "[data-history] [data-change=price]"))
-    assert row.find_element(By.CSS_SELECTOR, "th").text == "가격"
+    assert row.find_element(By.CSS_SELECTOR, "th").text == "판매가"
     assert "₩1,000" in row.text and "₩45,000" in row.text
     head = browser.find_element(By.CSS_SELECTOR, "[data-history] .activity__head").text
     assert "‘기록 텀블러’" in head

@@ -16,7 +16,9 @@ import OpenMarketCore
 /// - `role`, `old_role`, `new_role`: a role (`editor`) → its name (편집자).
 /// - `price`, `old_price`, `new_price`, `discount`, `amount`: an amount in `currency` → ₩12,000.
 /// - `count`, `old_id`, `new_id`: grouped numbers.
-/// - `<x>_key`: a catalog key whose text (filled with the same arguments) becomes `{x}`.
+/// - `start`, `end`: a time (`timeValue`, seconds since 1970) → `2026년 12월 5일 00:00` in the panel's zone.
+/// - `<x>_key`: a catalog key whose text (filled with the same arguments) becomes `{x}`; such a
+///   text may use another `<y>_key`'s text (one level: `reason` made of `discount` and `period`).
 /// - `product_name`: the product's name when the row was written; it names the row's product link
 ///   when the product is no longer in the catalog (deleted).
 /// Anything else is shown as given (escaped by the template).
@@ -62,15 +64,20 @@ struct ActivityDetail: Sendable, Equatable, Codable {
     static let roleArguments: Set<String> = ["role", "old_role", "new_role"]
     static let moneyArguments: Set<String> = ["price", "old_price", "new_price", "discount", "amount"]
     static let numberArguments: Set<String> = ["count", "old_id", "new_id"]
+    static let timeArguments: Set<String> = ["start", "end"]
+
+    /// How a time is kept in an argument: whole seconds since 1970.
+    static func timeValue(_ date: Date) -> String { String(WholeNumber.clamped(date.timeIntervalSince1970)) }
 
     /// The sentence in the reader's language, or nil when the catalog has none for this detail.
-    func text(_ l: Localizer) -> String? {
+    /// Times are shown in `zone` (the panel's).
+    func text(_ l: Localizer, zone: TimeZone = TimeZone(identifier: "UTC")!) -> String? {
         let key = "activity_detail_" + name
         guard l.catalog.texts[key] != nil else { return nil }
-        return l(key, formattedArguments(l))
+        return l(key, formattedArguments(l, zone: zone))
     }
 
-    func formattedArguments(_ l: Localizer) -> [String: String] {
+    func formattedArguments(_ l: Localizer, zone: TimeZone = TimeZone(identifier: "UTC")!) -> [String: String] {
         var out = arguments
         let currency = arguments["currency"].flatMap(Currency.init(rawValue:))
         for (name, value) in arguments {
@@ -80,10 +87,16 @@ struct ActivityDetail: Sendable, Equatable, Codable {
                 out[name] = currency.map { l.money(amount, $0) } ?? Money.grouped(amount, fractionDigits: amount == amount.rounded() ? 0 : 2)
             } else if Self.numberArguments.contains(name), let number = Int(value) {
                 out[name] = l.number(number)
+            } else if Self.timeArguments.contains(name), let seconds = Double(value), seconds.isFinite {
+                out[name] = SaleText(zone: zone, l: l).time(Date(timeIntervalSince1970: seconds))
             }
         }
-        for (name, key) in arguments where name.hasSuffix("_key") {
-            out[String(name.dropLast(4))] = l.catalog.texts[key] != nil ? l(key, out) : ""
+        if arguments["zone"] == nil, arguments.keys.contains(where: Self.timeArguments.contains) { out["zone"] = zone.identifier }
+        // Two rounds, so a text made of other keys' texts finds them filled, whatever the order.
+        for _ in 0..<2 {
+            for (name, key) in arguments where name.hasSuffix("_key") {
+                out[String(name.dropLast(4))] = l.catalog.texts[key] != nil ? l(key, out) : ""
+            }
         }
         return out
     }

@@ -71,6 +71,23 @@ final class ActivityLog: Sendable {
         return (rows, hasMore)
     }
 
+    /// Which of `records` a later `revert` row set back (its detail names the row it reverted).
+    /// Reverts come after what they revert, about the same product, so only those are read.
+    func revertedRowIDs(among records: [ActivityRecord]) async throws -> Set<Int> {
+        let products = Set(records.compactMap(\.entry.productID))
+        guard let oldest = records.map(\.id).min(), !products.isEmpty else { return [] }
+        let wanted = Set(records.map(\.id))
+        let marks = products.map { _ in "?" }.joined(separator: ", ")
+        let values: [SQLiteValue] = [.integer(oldest)] + products.sorted().map { .integer($0) }
+        let sql = "SELECT detail FROM activity WHERE action = 'revert' AND id > ? AND product_id IN (\(marks))"
+        let details: [String] = try await database.reader.perform { connection in
+            var found: [String] = []
+            try connection.query(sql, values) { row in found.append(row.isNull(0) ? "" : row.string(0)) }
+            return found
+        }
+        return Set(details.compactMap { ActivityDetail(stored: $0)?.arguments["row"].flatMap(Int.init) }.filter(wanted.contains))
+    }
+
     /// Drops rows older than `days` days (`--activity-days`).
     func purge(olderThanDays days: Int) async {
         let cutoff = now().timeIntervalSince1970 - Double(days) * 86_400

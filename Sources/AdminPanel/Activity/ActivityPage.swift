@@ -25,10 +25,12 @@ extension ActivityController {
         }
         let everyone = await people.all.map(\.name)
         var view = ActivityPageView()
-        view.items = activityItems(rows, visit: visit, presenter: presenter)
+        let reverted = (try? await activity.revertedRowIDs(among: rows)) ?? []
+        view.items = activityItems(rows, reverted: reverted, visit: visit, presenter: presenter)
         view.person = person ?? ""
         view.product = product.map(String.init) ?? ""
-        view.people = (["local"] + everyone).map { ActivityPersonOptionView(name: $0, selected: $0 == person) }
+        // `local` is who acts while sign-in is off; with sign-in on it is nobody to filter by.
+        view.people = ((configuration.signIn ? [] : ["local"]) + everyone).map { ActivityPersonOptionView(name: $0, selected: $0 == person) }
         view.actions = ActivityAction.all.map { ListOptionView(value: $0, label: ActivityAction.label($0, l), chosen: $0 == action) }
         view.newer = pageNumber > 1 ? LinkView(url: link(page: pageNumber - 1)) : nil
         view.older = hasMore ? LinkView(url: link(page: pageNumber + 1)) : nil

@@ -33,7 +33,7 @@ struct ActivityRowPresenter: Sendable {
         let currency = entry.changes.first(where: { $0.field == "currency" }).flatMap { Currency(rawValue: $0.new) }
             ?? detail?.arguments["currency"].flatMap(Currency.init(rawValue:))
             ?? known?.currency
-        let detailText: String? = detail.map { $0.text(l) } ?? entry.detail
+        let detailText: String? = detail.map { $0.text(l, zone: timeZone) } ?? entry.detail
         let product = entry.productID.map { id in
             let name = known?.name ?? detail?.arguments["product_name"] ?? Self.legacyName(entry)
             return LabelledLinkView(url: "/products/\(id)",

@@ -15,6 +15,8 @@ struct ActivityRowView: TemplateView {
     /// Set on the activity page for writers; always a field of the row, so a row never shows
     /// the form of the run around it.
     var revert: RevertFormView?
+    /// A later revert set this row's change back: marked, and it offers no second revert.
+    var reverted = false
 
     static let templateFields = ViewFields<ActivityRowView>([
         .text("action") { $0.action },
@@ -28,5 +30,6 @@ struct ActivityRowView: TemplateView {
         .list("changes") { $0.changes },
         .flag("has_changes") { !$0.changes.isEmpty },
         .optionalView("revert") { $0.revert },
+        .flag("reverted") { $0.reverted },
     ])
 }

@@ -6,11 +6,14 @@ struct ActivityRunView: TemplateView {
     var label: String
     var rows: [ActivityRowView]
     var revert: RevertFormView?
+    /// Every row of the run that could be reverted was: marked, and no second revert is offered.
+    var reverted = false
 
     static let templateFields = ViewFields<ActivityRunView>([
         .text("id") { $0.id },
         .text("label") { $0.label },
         .list("rows") { $0.rows },
         .optionalView("revert") { $0.revert },
+        .flag("reverted") { $0.reverted },
     ])
 }

@@ -91,6 +91,8 @@ extension PanelApp {
         routes.get("/account", .viewer, page: { app, request in try await app.peopleController.accountPage(request) })
         routes.post("/account/password", .viewer, bodyLimit: .bytes(16 * 1024),
                     page: { app, request in try await app.peopleController.changePassword(request) })
+        routes.post("/account/vendor-password", .owner, bodyLimit: .bytes(16 * 1024),
+                    page: { app, request in try await app.peopleController.showVendorPassword(request) })
         routes.post("/account/sessions/others/revoke", .viewer, bodyLimit: .bytes(16 * 1024),
                     page: { app, request in try await app.peopleController.revokeOtherSessions(request) })
         routes.post("/account/sessions/{handle}/revoke", .viewer, bodyLimit: .bytes(16 * 1024),

@@ -58,7 +58,6 @@ extension BulkController {
         runner.keeper = trashKeeper.keepThenDelete
         runner.person = session.person
         let runID = BulkRuns.newID()
-        let started = Date()
         var outcomes: [BulkRunner.Outcome]
         do throws(BulkRunner.Stop) {
             outcomes = try await runner.run(action, on: allowed)
@@ -70,7 +69,6 @@ extension BulkController {
                                                 detail: ActivityDetail("bulk_delete_wrong_password").stored))
             outcomes = allowed.map { .init(id: $0.id, name: $0.name, done: false, reason: "bulk_reason_password_refused") }
         }
-        let elapsed = Date().timeIntervalSince(started)
         for product in refused.map({ refusal in
             BulkRunner.Outcome(id: refusal.id, name: "", done: false, reason: refusal.reason)
         }) { outcomes.append(product) }
@@ -99,8 +97,7 @@ extension BulkController {
         }
         let view = BulkResultView(
             heading: l(Self.bulkHeadingKey(action)),
-            summary: l("bulk_summary", ["done": l.number(done), "failed": l.number(outcomes.count - done),
-                                        "seconds": String(format: "%.1f", elapsed)]),
+            summary: l("bulk_summary", ["total": l.number(outcomes.count), "done": l.number(done), "failed": l.number(outcomes.count - done)]),
             rows: rows, backURL: back)
         return try page(view, title: l("bulk_title"), visit: visit, section: .products)
     }

@@ -17,6 +17,10 @@ final class CatalogSnapshot: Sendable {
     /// Products the API sent that could not be read: shown as such on the first page of every
     /// view (they have no values to sort or filter by), never hiding the others.
     let unreadable: [UnreadableProduct]
+    /// The vendors whose products the copy holds (one, for a store that is alone on its API).
+    let vendorIDs: Set<Int>
+    /// The currencies the products are priced in (the form asks for one only when USD is among them).
+    let currencies: Set<Currency>
 
     init(_ products: [CatalogProduct], unreadable: [UnreadableProduct] = []) {
         self.products = products
@@ -34,6 +38,13 @@ final class CatalogSnapshot: Sendable {
         columns = CatalogOrdering.FilterColumns(products)
         searchIndex = CatalogSearchIndex(products)
         newestID = byID.first.map { products[Int($0)].id }
+        vendorIDs = Set(products.map(\.vendorID))
+        currencies = Set(products.map(\.currency))
+    }
+
+    /// Whether any product belongs to a vendor other than `ownVendorID` (then "mine only" means something).
+    func hasOtherVendors(than ownVendorID: Int?) -> Bool {
+        vendorIDs.contains { $0 != ownVendorID }
     }
 
     var count: Int { products.count }
@@ -79,9 +90,13 @@ final class CatalogSnapshot: Sendable {
     }
 
     /// The view's filter over this snapshot's rows, its search answered once for every product.
+    /// A search that is a product number (`12`, `#12`) also finds that product.
     private func rowFilter(_ query: CatalogQuery, ownVendorID: Int?) -> CatalogOrdering.RowFilter {
         let filter = CatalogOrdering.Filter(query, ownVendorID: ownVendorID)
-        let found = filter.searchKey.isEmpty ? nil : searchIndex.matches(filter.searchKey, in: products)
+        var found = filter.searchKey.isEmpty ? nil : searchIndex.matches(filter.searchKey, in: products)
+        if let number = Self.productNumber(query.search), let index = products.firstIndex(where: { $0.id == number }) {
+            found?[index] = true
+        }
         return CatalogOrdering.RowFilter(filter, columns: columns, found: found)
     }
 
@@ -94,6 +109,14 @@ final class CatalogSnapshot: Sendable {
             if result.count == count { break }
         }
         return result
+    }
+
+    /// The product number a search names, if it is one: digits, optionally after `#`.
+    static func productNumber(_ search: String) -> Int? {
+        var text = Substring(search.trimmingCharacters(in: .whitespaces))
+        if text.hasPrefix("#") { text = text.dropFirst() }
+        guard !text.isEmpty, text.count <= 18, text.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        return Int(text).flatMap { $0 > 0 ? $0 : nil }
     }
 
     func product(id: Int) -> CatalogProduct? {

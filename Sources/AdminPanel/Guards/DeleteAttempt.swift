@@ -13,10 +13,12 @@ struct DeleteAttempt: Sendable {
     private let ticket: AttemptGate.Ticket
     let person: String
 
-    /// What is left after a wrong password: more tries, or a wait of this many seconds.
+    /// What is left after a wrong password: more tries, or none before a wait of this many
+    /// seconds. Either way the password *was* checked, so the answer says it was wrong (422);
+    /// only a try refused before the check (`reserve` failing) answers 429.
     enum Left: Sendable, Equatable {
         case tries(Int)
-        case locked(TimeInterval)
+        case paused(TimeInterval)
     }
 
     /// A slot for `person`'s try, or how long they must wait (nothing is reserved then).
@@ -37,11 +39,12 @@ struct DeleteAttempt: Sendable {
         await gate.release(ticket)
     }
 
-    /// The password was wrong: the try keeps its slot. Answers the tries left, or the wait when none are.
+    /// The password was wrong: the try keeps its slot. Answers the tries left, or the wait when none
+    /// are (tries checked at the same time may all find none left: each still learns it was wrong).
     @discardableResult
     func commitWrongPassword() async -> Left {
         let remaining = await gate.remaining(person, ProductController.panelWide)
-        if remaining == 0, let wait = await gate.retryAfter(person, ProductController.panelWide) { return .locked(wait) }
+        if remaining == 0, let wait = await gate.retryAfter(person, ProductController.panelWide) { return .paused(wait) }
         return .tries(remaining)
     }
 }

@@ -12,7 +12,8 @@ extension ImportController {
     func importFormPage(visit: Visit, alert: String?, status: Int) throws -> HTTPResponse {
         let l = visit.localizer
         let view = ImportFormView(csrfToken: visit.session?.csrfToken ?? "", alert: alert.map(MessageView.init),
-                                  limits: l("import_limits", ["size": "5", "rows": l.number(ImportService.maxRows)]))
+                                  limits: l("import_limits", ["size": "5", "rows": l.number(ImportService.maxRows)]),
+                                  templateURL: "/static/import-template-\(l.language == .ko ? "ko" : "en").csv")
         return try page(view, title: l("import_title"), visit: visit, section: .products, status: status)
     }
 
@@ -46,7 +47,7 @@ extension ImportController {
             // CPU work (up to 5 MiB): on the import's own thread, never on a loop serving requests.
             records = try await imports.shrinking.run {
                 let text = try CSVTextDecoder.decode(data).text
-                return try CSVReader(maxColumns: 100, maxRecords: ImportService.maxRows + 1).read(text)
+                return SpreadsheetRows.numbered(try CSVReader(maxColumns: 100, maxRecords: ImportService.maxRows + 1).read(text))
             }
         } catch let failure as CSVTextDecoder.Failure {
             let key = switch failure {

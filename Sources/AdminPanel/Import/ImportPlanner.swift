@@ -209,6 +209,7 @@ struct ImportPlanner: Sendable {
         }
         let description = cell(.description)
         let images = cell(.images).split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            .map { uploadedName($0) ?? $0 }
         let draft = NewProduct(name: name, description: description, price: price, currency: currency,
                                discountedPrice: discount, stock: stockValue, images: [])
         for problem in draft.validate() where problem.field != "images" {
@@ -231,6 +232,14 @@ struct ImportPlanner: Sendable {
             ImportChange(field: "images", old: "", new: images.joined(separator: " | ")),
         ]
         return row
+    }
+
+    /// The uploaded photo a row names: the same name, else the same name in other letter case
+    /// (Windows and macOS do not tell `도마_정면.JPG` from `도마_정면.jpg`, so sellers do not either).
+    private func uploadedName(_ image: String) -> String? {
+        if uploads[image] != nil { return image }
+        let folded = image.lowercased()
+        return uploads.keys.filter { $0.lowercased() == folded }.min()
     }
 
     private func imageIssues(_ images: [String], line: Int) -> [ImportIssue] {

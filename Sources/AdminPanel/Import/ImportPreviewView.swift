@@ -18,6 +18,7 @@ struct ImportPreviewView: PageView {
         .text("file_name") { $0.fileName },
         .text("summary") { $0.summary },
         .list("rows") { $0.rows },
+        .flag("has_rows") { !$0.rows.isEmpty },
         .list("problems") { $0.problems },
         .flag("has_problems") { $0.hasProblems },
         .flag("nothing_to_do") { $0.nothingToDo },

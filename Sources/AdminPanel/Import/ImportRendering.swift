@@ -30,7 +30,8 @@ extension ImportController {
             fileName: fileName,
             summary: l("import_summary", [
                 "create": l.number(counts[.create] ?? 0), "update": l.number(counts[.update] ?? 0),
-                "unchanged": l.number(counts[.unchanged] ?? 0), "error": l.number(counts[.error] ?? 0)]),
+                // A problem of the whole file (its header) counts as an error too: never "0 errors" above one.
+                "unchanged": l.number(counts[.unchanged] ?? 0), "error": l.number((counts[.error] ?? 0) + plan.problems.count)]),
             rows: rows,
             problems: plan.problems.map { TextView(text: Self.importIssueText($0, l)) },
             hasProblems: plan.hasErrors,

@@ -2,7 +2,8 @@ import Foundation
 import OpenMarketCore
 import HTTPServer
 
-/// `/account`: your own password and your own sessions (each revocable, or all but this one).
+/// `/account`: your own password and your own sessions (each revocable, or all but this one), and
+/// for owners the vendor password.
 extension PeopleController {
     func accountPage(_ request: HTTPRequest) async throws -> HTTPResponse {
         let visit = await visit(request)
@@ -45,6 +46,39 @@ extension PeopleController {
         return await redirect(to: "/account", flash: visit.localizer("account_password_changed"), session: session)
     }
 
+    /// `POST /account/vendor-password` (owners, `current_password`, `csrf_token`): the vendor password
+    /// that deleting asks for, so an owner can hand it to the person who deletes. Shown only in the
+    /// answer to the owner's own password typed again (checked within the sign-in limits, like the
+    /// password form), marked `no-store`, never logged; viewing it is an activity row (without it).
+    func showVendorPassword(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let form = try await request.urlencodedForm()
+        let session = try await requireCSRF(request, formToken: form["csrf_token"])
+        let visit = visit(request, session: session)
+        guard session.role == .owner else { throw PageFailure.forbidden("failure_owner_only") }
+        // Without sign-in there is no password to type again: the console printed it at start.
+        guard session.signedIn, let person = await people.person(named: session.person) else {
+            throw PageFailure.forbidden("account_vendor_password_sign_in_off")
+        }
+        guard configuration.api.dialect != .v1 else { throw PageFailure.forbidden("account_vendor_password_v1") }
+        let current = form["current_password"] ?? ""
+        switch await signInGate.reserve(person.name.lowercased(), request.remoteAddress) {
+        case .failure(let wait):
+            var response = try await accountView(visit: visit, issues: ["vendor_current_password": "account_too_many"],
+                                                 status: 429, wait: wait.seconds)
+            response.headers["Retry-After"] = wait.header
+            return response
+        case .success(let ticket):
+            guard current.utf8.count <= PasswordRules.maximumBytes, await hasher.verify(current, against: person.passwordHash) else {
+                return try await accountView(visit: visit, issues: ["vendor_current_password": "account_current_wrong"], status: 422)
+            }
+            await signInGate.release(ticket)
+        }
+        await activity.record(ActivityEntry(session, request, action: "vendor-password-viewed"))
+        var response = try await accountView(visit: visit, issues: [:], status: 200, vendorPassword: configuration.api.secret)
+        response.headers["Cache-Control"] = "no-store"
+        return response
+    }
+
     /// `POST /account/sessions/{handle}/revoke`: one of your sessions (the handle is a prefix of
     /// its stored hash, never the id itself).
     func revokeSession(_ request: HTTPRequest) async throws -> HTTPResponse {
@@ -76,7 +110,9 @@ extension PeopleController {
         return await redirect(to: "/account", flash: visit(request, session: session).localizer("account_others_revoked"), session: session)
     }
 
-    private func accountView(visit: Visit, issues: [String: String], status: Int, wait: TimeInterval = 0) async throws -> HTTPResponse {
+    /// `vendorPassword`: shown only in the answer to `showVendorPassword`.
+    private func accountView(visit: Visit, issues: [String: String], status: Int, wait: TimeInterval = 0,
+                     vendorPassword: String? = nil) async throws -> HTTPResponse {
         let l = visit.localizer
         let person = visit.session?.person ?? ""
         let own = visit.session?.signedIn == true ? await sessions.sessions(of: person) : []
@@ -91,10 +127,12 @@ extension PeopleController {
                                    lastSeen: l.dateTime(record.lastSeen, in: configuration.timeZone),
                                    current: record.idHash == visit.session?.sessionHash)
             },
-            alert: issues.isEmpty ? nil : MessageView(message: l("form_has_errors")),
+            alert: issues.keys.contains(where: { $0 != "vendor_current_password" }) ? MessageView(message: l("form_has_errors")) : nil,
             currentPasswordError: message("current_password"),
             newPassword: NewPasswordFields(label: l("account_new_password"), passwordError: message("password"),
-                                           confirmationError: message("password_confirm")))
+                                           confirmationError: message("password_confirm")),
+            vendorPassword: visit.session?.role == .owner && visit.session?.signedIn == true && configuration.api.dialect != .v1
+                ? VendorPasswordView(password: vendorPassword, currentPasswordError: message("vendor_current_password")) : nil)
         return try page(view, title: l("account_heading"), visit: visit, section: .account, status: status)
     }
 }

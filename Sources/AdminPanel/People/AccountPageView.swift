@@ -11,6 +11,8 @@ struct AccountPageView: PageView {
     var alert: MessageView?
     var currentPasswordError: MessageView?
     var newPassword: NewPasswordFields
+    /// Owners only: the form that shows the vendor password after their own password.
+    var vendorPassword: VendorPasswordView?
     var access = PageAccess()
 
     static let templateFields = ViewFields<AccountPageView>([
@@ -22,5 +24,6 @@ struct AccountPageView: PageView {
         .flag("has_others") { $0.sessions.count > 1 },
         .optionalView("alert") { $0.alert },
         .optionalView("current_password_error") { $0.currentPasswordError },
+        .optionalView("vendor_password") { $0.vendorPassword },
     ] + NewPasswordFields.fields { $0.newPassword } + PageAccess.fields())
 }

@@ -12,7 +12,7 @@ extension ProductController {
         var locked: String?
         let wait = await DeleteAttempt.wait(for: visit.session?.person ?? "", in: deleteGate)
         if let wait { locked = lockedMessage(wait, visit.localizer) }
-        var response = try deletePage(product, visit: visit, back: back, alert: nil, passwordError: nil, locked: locked,
+        var response = try await deletePage(product, visit: visit, back: back, alert: nil, passwordError: nil, locked: locked,
                                       status: locked == nil ? 200 : 429)
         if let wait { response.headers["Retry-After"] = AttemptGate.Wait(seconds: wait).header }
         return response
@@ -24,7 +24,8 @@ extension ProductController {
     /// `POST /products/{id}/delete` with `password` and `csrf_token`: the dialect's two-step delete.
     /// Only a wrong password counts toward the limits (5 per person, 20 for the panel, per 10
     /// minutes), but every try reserves its slot *before* the API is called and gives it back
-    /// unless the password was wrong: so simultaneous tries cannot exceed the limits.
+    /// unless the password was wrong: so simultaneous tries cannot exceed the limits. A checked
+    /// password always answers 422 (wrong) or 303 (deleted); 429 only when it was not checked.
     /// The password is never logged or shown.
     func deleteProduct(_ request: HTTPRequest) async throws -> HTTPResponse {
         let id = try Self.productID(request)
@@ -37,14 +38,14 @@ extension ProductController {
         let password = form["password"] ?? ""
         guard !password.isEmpty else {
             let product = try await loadProduct(id, retry: "/products/\(id)/delete")
-            return try deletePage(product, visit: visit, back: back, alert: l("delete_alert_password_empty"),
+            return try await deletePage(product, visit: visit, back: back, alert: l("delete_alert_password_empty"),
                                   passwordError: l("delete_error_password_empty"), locked: nil, status: 422)
         }
         let attempt: DeleteAttempt
         switch await DeleteAttempt.reserve(session.person, in: deleteGate) {
         case .failure(let wait):
             let product = try await loadProduct(id, retry: "/products/\(id)/delete")
-            var response = try deletePage(product, visit: visit, back: back, alert: nil, passwordError: nil,
+            var response = try await deletePage(product, visit: visit, back: back, alert: nil, passwordError: nil,
                                           locked: lockedMessage(wait.seconds, l), status: 429)
             response.headers["Retry-After"] = wait.header
             return response
@@ -61,7 +62,7 @@ extension ProductController {
         } catch let failure as KeepThenDelete.KeepFailure {
             await attempt.release()
             let product = try await loadProduct(id, retry: "/products/\(id)/delete")
-            return try deletePage(product, visit: visit, back: back, alert: trashKeeper.keepFailureMessage(failure, l), passwordError: nil,
+            return try await deletePage(product, visit: visit, back: back, alert: trashKeeper.keepFailureMessage(failure, l), passwordError: nil,
                                   locked: nil, status: TrashKeeper.keepFailureStatus(failure))
         } catch let error as OpenMarketError {
             outcome = .failure(error)
@@ -83,13 +84,14 @@ extension ProductController {
             let left = await attempt.commitWrongPassword()
             let product = try await loadProduct(id, retry: "/products/\(id)/delete")
             switch left {
-            case .locked(let wait):
-                var response = try deletePage(product, visit: visit, back: back, alert: nil, passwordError: nil,
-                                              locked: lockedMessage(wait, l), status: 429)
+            case .paused(let wait):
+                // The password was checked: the answer says it was wrong, then that tries are paused.
+                var response = try await deletePage(product, visit: visit, back: back, alert: l("delete_alert_wrong_password_paused"),
+                                              passwordError: nil, locked: lockedMessage(wait, l), status: 422)
                 response.headers["Retry-After"] = AttemptGate.Wait(seconds: wait).header
                 return response
             case .tries(let remaining):
-                return try deletePage(product, visit: visit, back: back,
+                return try await deletePage(product, visit: visit, back: back,
                                       alert: l.plural("delete_alert_wrong_password", count: remaining),
                                       passwordError: l("delete_error_wrong_password"), locked: nil, status: 422)
             }
@@ -110,10 +112,11 @@ extension ProductController {
     }
 
     private func deletePage(_ product: ProductDetail, visit: Visit, back: String?, alert: String?, passwordError: String?,
-                            locked: String?, status: Int) throws -> HTTPResponse {
+                            locked: String?, status: Int) async throws -> HTTPResponse {
         let l = visit.localizer
-        let view = deleteView(product, back: back, alert: alert, passwordError: passwordError, locked: locked,
+        var view = deleteView(product, back: back, alert: alert, passwordError: passwordError, locked: locked,
                               csrfToken: visit.session?.csrfToken ?? "", l)
+        view.deleteAlternatives = await deleteAlternatives(product, visit: visit)
         return try page(view, title: l("delete_title", ["name": DisplayBounds.name(product.name)]), visit: visit,
                         section: .products, status: status)
     }

@@ -28,6 +28,7 @@ extension ProductController {
         view.canManage = canManage && (visit.session?.role.canWrite ?? false)
         view.history = await productHistory(id, visit.localizer)
         view.csrfToken = visit.session?.csrfToken ?? ""
+        if view.canManage { view.deleteAlternatives = await deleteAlternatives(product, visit: visit) }
         view.backURL = back ?? "/products"
         view.back = back.map(LinkView.init)
         view.editURL = BackLink.link("/products/\(id)/edit", back: back)

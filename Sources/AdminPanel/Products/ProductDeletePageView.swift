@@ -17,6 +17,7 @@ struct ProductDeletePageView: PageView {
     var alert: MessageView?
     var passwordError: MessageView?
     var locked: MessageView?
+    var deleteAlternatives: DeleteAlternativesView?
     var access = PageAccess()
 
     static let templateFields = ViewFields<ProductDeletePageView>([
@@ -32,5 +33,6 @@ struct ProductDeletePageView: PageView {
         .optionalView("alert") { $0.alert },
         .optionalView("password_error") { $0.passwordError },
         .optionalView("locked") { $0.locked },
+        .optionalView("delete_alternatives") { $0.deleteAlternatives },
     ] + PageAccess.fields())
 }

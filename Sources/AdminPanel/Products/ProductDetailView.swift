@@ -26,6 +26,7 @@ struct ProductDetailView: PageView {
     var history: ProductHistoryView?
     var sales: ProductSalesView?
     var csrfToken = ""
+    var deleteAlternatives: DeleteAlternativesView?
     var backURL = "/products"
     var back: LinkView?
     var editURL = ""
@@ -58,6 +59,7 @@ struct ProductDetailView: PageView {
         .optionalView("history") { $0.history },
         .optionalView("sales") { $0.sales },
         .text("csrf_token") { $0.csrfToken },
+        .optionalView("delete_alternatives") { $0.deleteAlternatives },
         .text("back_url") { $0.backURL },
         .optionalView("back") { $0.back },
         .text("edit_url") { $0.editURL },

@@ -7,9 +7,11 @@ import OpenMarketCore
 struct ProductPresenter: Sendable {
     let media: MediaLinks
 
+    /// The seller's own store is always "내 스토어" / "Your store", whatever name the API gives it.
     func vendorLabel(id: Int, name: String?, ownVendorID: Int?, _ l: Localizer) -> String {
+        if id == ownVendorID { return l("vendor_yours") }
         if let name, !name.isEmpty { return name }
-        return id == ownVendorID ? l("vendor_yours") : l("vendor_number", ["id": String(id)])
+        return l("vendor_number", ["id": String(id)])
     }
 
     func stockText(_ stock: Int, _ l: Localizer) -> String {

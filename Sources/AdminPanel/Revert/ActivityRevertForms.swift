@@ -5,7 +5,9 @@ extension ActivityController {
     /// The activity list's items: single rows, and the rows of one bulk run grouped under an
     /// element `data-bulk-run="{run id}"` with the run's revert form. Writers get a revert form
     /// (`data-revert`) on every edit and bulk row that changed fields; viewers get none.
-    func activityItems(_ records: [ActivityRecord], visit: Visit, presenter: ActivityRowPresenter) -> [ActivityItemView] {
+    /// `reverted`: the rows a later revert set back (`ActivityLog.revertedRowIDs`).
+    func activityItems(_ records: [ActivityRecord], reverted: Set<Int> = [], visit: Visit,
+                       presenter: ActivityRowPresenter) -> [ActivityItemView] {
         let l = visit.localizer
         let canWrite = visit.session?.role.canWrite ?? false
         let token = visit.session?.csrfToken ?? ""
@@ -16,7 +18,8 @@ extension ActivityController {
         }
         func row(_ record: ActivityRecord) -> ActivityRowView {
             var row = presenter.row(record)
-            row.revert = canWrite && RevertController.isRevertable(record.entry)
+            row.reverted = reverted.contains(record.id)
+            row.revert = canWrite && RevertController.isRevertable(record.entry) && !row.reverted
                 ? form("/activity/\(record.id)/revert", l("safety_revert_row"), "revert-password-\(record.id)") : nil
             return row
         }
@@ -32,13 +35,15 @@ extension ActivityController {
             var end = index
             while end < records.endIndex, records[end].entry.runID == run { end += 1 }
             let members = records[index..<end]
-            let revertable = members.contains { RevertController.isRevertable($0.entry) }
+            let revertable = members.filter { RevertController.isRevertable($0.entry) }
+            let runReverted = !revertable.isEmpty && revertable.allSatisfy { reverted.contains($0.id) }
             items.append(ActivityItemView(row: nil, run: ActivityRunView(
                 id: run,
                 label: l("safety_bulk_run_label", ["count": l.number(members.count)]),
                 rows: members.map(row),
-                revert: canWrite && revertable
-                    ? form("/activity/bulk/\(run)/revert", l("safety_revert_run"), "revert-run-password-\(run)") : nil)))
+                revert: canWrite && !revertable.isEmpty && !runReverted
+                    ? form("/activity/bulk/\(run)/revert", l("safety_revert_run"), "revert-run-password-\(run)") : nil,
+                reverted: runReverted)))
             index = end
         }
         return items

@@ -25,7 +25,7 @@ extension RevertController {
         }
         let password = form["password"] ?? ""
         let outcome = try await reverts.run("row-\(rowID)") { [self] in
-            await revertProduct(productID, changes: record.entry.changes, rowID: rowID, password: password,
+            await revertProduct(productID, changes: record.entry.changes, row: record, password: password,
                                 session: session, request: request, visit.localizer)
         }
         // All set back: to the product, as after a save.
@@ -56,7 +56,7 @@ extension RevertController {
         let outcomes = try await reverts.run("run-\(run)") { [self] in
             let outcomes = await BoundedConcurrency.map(records, limit: limit) { record -> RevertOutcome? in
                 guard let productID = record.entry.productID else { return nil }
-                return await self.revertProduct(productID, changes: record.entry.changes, rowID: record.id,
+                return await self.revertProduct(productID, changes: record.entry.changes, row: record,
                                                 password: password, session: session, request: request, visit.localizer)
             }
             return outcomes.compactMap { $0 }

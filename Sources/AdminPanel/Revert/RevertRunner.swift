@@ -20,7 +20,7 @@ extension RevertController {
     /// Reverts one product to the old values of `changes` (an activity row's): reads it, plans
     /// (`RevertPlan`), sends ONE update with every field to set back (so nothing is half-reverted
     /// within a product), and records a `revert` row. v1 sends the product's `password`.
-    func revertProduct(_ id: Int, changes: [ActivityEntry.FieldChange], rowID: Int, password: String,
+    func revertProduct(_ id: Int, changes: [ActivityEntry.FieldChange], row: ActivityRecord, password: String,
                        session: SessionSnapshot, request: HTTPRequest, _ l: Localizer) async -> RevertOutcome {
         var outcome = RevertOutcome(productID: id, name: "")
         let current: ProductDetail
@@ -70,7 +70,7 @@ extension RevertController {
             await catalogRecord(updated)
             await activity.record(ActivityEntry(session, request, action: "revert", productID: id,
                                                 changes: changes.activityChanges(from: current, thumbnailID: presenter.thumbnailImageID(of: current)),
-                                                detail: ActivityDetail("revert_of_row", ["row": String(rowID)]).stored))
+                                                detail: Self.revertDetail(of: row).stored))
             outcome.reverted = plan.reverted
         } catch {
             if case .unauthorized = error {
@@ -82,6 +82,14 @@ extension RevertController {
             }
         }
         return outcome
+    }
+
+    /// What a revert row says: the original change by its time and action ("2026년 11월 28일
+    /// 07:32의 ‘판매가 조정’"), never by a row number the pages do not show.
+    static func revertDetail(of row: ActivityRecord) -> ActivityDetail {
+        let original = ActivityDetail(stored: row.entry.detail ?? "")?.arguments["action_key"] ?? "activity_action_" + row.entry.action
+        return ActivityDetail("revert_of_change", ["row": String(row.id), "start": ActivityDetail.timeValue(row.time),
+                                                   "original_key": original])
     }
 
     /// v1's edit with the product password, counted like the edit form's (a wrong one keeps its

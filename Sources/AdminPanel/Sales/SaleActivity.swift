@@ -49,3 +49,44 @@ struct SaleActivityDetail: Sendable, Equatable {
         }
     }
 }
+
+/// The rows of a bulk booking (`schedule-discount`): `bulk` rows whose reason is the booked
+/// discount and period (or the first refusal), each a catalog key with raw values.
+extension SaleActivityDetail {
+    /// The bulk row of one booked sale, as raw values so each reader sees it in their language:
+    /// "즉시할인 예약 완료 — 10% 할인, 2026년 12월 5일 00:00 ~ …".
+    static func bulkBooked(_ sale: Sale) -> ActivityDetail {
+        var arguments = ["action_key": "sales_bulk_action", "outcome_key": "bulk_outcome_done", "reason_key": "sales_activity_scheduled",
+                         "period_key": "sales_period", "start": ActivityDetail.timeValue(sale.start),
+                         "end": ActivityDetail.timeValue(sale.end), "currency": sale.currency.rawValue]
+        switch sale.discount {
+        case .amount(let amount):
+            arguments["discount_key"] = "sales_discount_amount"
+            arguments["amount"] = Money.inputValue(amount)
+        case .percent(let share):
+            arguments["percent"] = Money.inputValue(share)
+            if let applied = sale.appliedDiscount {
+                arguments["discount_key"] = "sales_discount_percent_applied"
+                arguments["amount"] = Money.inputValue(applied)
+            } else {
+                arguments["discount_key"] = "sales_discount_percent"
+            }
+        }
+        return ActivityDetail("bulk", arguments)
+    }
+
+    /// The bulk row of a product the booking refused: its first reason, by its catalog key.
+    static func bulkRefused(_ refusal: SaleSections.SaleRefusal) -> ActivityDetail {
+        var arguments = ["action_key": "sales_bulk_action", "outcome_key": "bulk_outcome_failed", "currency": refusal.currency.rawValue]
+        if let issue = refusal.issues.first, let code = issue.code {
+            arguments.merge(issue.arguments) { current, _ in current }
+            arguments["reason_key"] = SaleText.issueKey(code)
+            if let other = refusal.overlapping {
+                arguments["period_key"] = "sales_period"
+                arguments["start"] = ActivityDetail.timeValue(other.start)
+                arguments["end"] = ActivityDetail.timeValue(other.end)
+            }
+        }
+        return ActivityDetail("bulk", arguments)
+    }
+}

@@ -38,37 +38,34 @@ extension BulkController {
 
         await catalog.ensureFresh(maxAge: configuration.catalogMaxAge)
         let (allowed, refused) = BulkSelection.partition(ids, in: catalog.copy.snapshot(), ownVendorID: await vendor.id)
-        let english = SaleText(zone: configuration.timeZone, l: Localizer(catalog: stringCatalogs[.en]))
         var rows: [Int: BulkResultRowView] = [:]
         var done = 0
         for product in allowed {
             let outcome = await saleSections.createSale(values, for: product, by: session.person)
-            let reason: String, logged: String
+            let reason: String, logged: ActivityDetail
             switch outcome {
             case .success(let sale):
                 done += 1
                 reason = l("sales_bulk_done", ["discount": text.discount(sale), "period": text.period(sale.start, sale.end)])
-                logged = "done — " + english.l("sales_bulk_done", ["discount": english.discount(sale),
-                                                                   "period": english.period(sale.start, sale.end)])
+                logged = SaleActivityDetail.bulkBooked(sale)
             case .failure(let refusal):
                 reason = refusal.messages(text).map(\.message).joined(separator: " ")
-                logged = "failed — " + refusal.messages(english).map(\.message).joined(separator: " ")
+                logged = SaleActivityDetail.bulkRefused(refusal)
             }
-            await activity.record(ActivityEntry(session, request, action: "bulk", productID: product.id,
-                                                detail: "\(Self.scheduleDiscountAction): \(logged)"))
+            await activity.record(ActivityEntry(session, request, action: "bulk", productID: product.id, detail: logged.stored))
             rows[product.id] = Self.bulkRow(product.id, name: product.name, done: { if case .success = outcome { true } else { false } }(), reason: reason, back: back)
         }
         for refusal in refused {
             rows[refusal.id] = Self.bulkRow(refusal.id, name: l("bulk_unknown_product", ["id": String(refusal.id)]), done: false,
                                             reason: l(refusal.reason), back: back, linked: false)
             await activity.record(ActivityEntry(session, request, action: "bulk", productID: refusal.id,
-                                                detail: "\(Self.scheduleDiscountAction): failed — "
-                                                    + Localizer(catalog: stringCatalogs[.en])(refusal.reason)))
+                                                detail: ActivityDetail("bulk", ["action_key": "sales_bulk_action", "outcome_key": "bulk_outcome_failed",
+                                                                                "reason_key": refusal.reason]).stored))
         }
         if done > 0 { await saleScheduler.wake() }
         let view = BulkResultView(
             heading: l("sales_bulk_heading"),
-            summary: l("bulk_summary", ["done": l.number(done), "failed": l.number(ids.count - done), "seconds": "0.0"]),
+            summary: l("bulk_summary", ["total": l.number(ids.count), "done": l.number(done), "failed": l.number(ids.count - done)]),
             rows: ids.compactMap { rows[$0] }, backURL: back)
         return try page(view, title: l("bulk_title"), visit: visit, section: .products)
     }

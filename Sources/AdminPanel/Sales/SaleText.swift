@@ -38,7 +38,14 @@ struct SaleText: Sendable {
     }
 
     /// The period's length in its two largest calendar units: `10 years`, `2 days 23 hours`.
+    /// A period within a minute of whole days says days: a weekend booked 00:00 – 23:59(:59) is
+    /// `2 days`, as a seller counts it, not `1 day 23 hours`.
     func length(_ start: Date, _ end: Date) -> String {
+        let days = (end.timeIntervalSince(start) / 86_400).rounded()
+        let shortOfWholeDays = days * 86_400 - end.timeIntervalSince(start)
+        if days >= 1, shortOfWholeDays > 0, shortOfWholeDays <= 60 {
+            return length(start, start + days * 86_400)
+        }
         let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: start, to: max(start, end))
         let units: [(String, Int)] = [("sales_years", c.year ?? 0), ("sales_months", c.month ?? 0), ("sales_days", c.day ?? 0),
                                       ("sales_hours", c.hour ?? 0), ("sales_minutes", c.minute ?? 0), ("sales_seconds", c.second ?? 0)]

@@ -8,6 +8,7 @@ public enum MediaTypes {
         case "js", "mjs": "text/javascript; charset=utf-8"
         case "json", "map": "application/json"
         case "txt": "text/plain; charset=utf-8"
+        case "csv": "text/csv; charset=utf-8"
         case "svg": "image/svg+xml"
         case "png": "image/png"
         case "jpg", "jpeg": "image/jpeg"

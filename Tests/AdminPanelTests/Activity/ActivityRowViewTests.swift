@@ -25,7 +25,7 @@ import OpenMarketCore
         let row = Self.view.row(record(entry))
         let changes = row.changes
         let shown = changes.map { [$0.label, $0.old, $0.new] }
-        #expect(shown == [["가격", "₩1,000", "₩45,000"], ["할인 금액", "₩0", "₩500"], ["재고", "3", "1,200"],
+        #expect(shown == [["판매가", "₩1,000", "₩45,000"], ["즉시할인 금액", "₩0", "₩500"], ["재고수량", "3", "1,200"],
                           ["대표 이미지", "", "대표 이미지 변경"]])
         // The stored field names stay as hooks (data-change) for reverts and tests.
         #expect(changes.map(\.field) == ["price", "discounted_price", "stock", "thumbnail_id"])
@@ -52,7 +52,7 @@ import OpenMarketCore
         let entry = ActivityEntry(person: "local", address: "127.0.0.1", action: "bulk", productID: 77, detail: detail.stored)
         // Product 77 has left the catalog since: the row still names it.
         let row = Self.view.row(record(entry))
-        #expect(row.detail?.text == "가격 조정 완료 — 가격 변경: ₩1,000 → ₩900")
+        #expect(row.detail?.text == "판매가 조정 완료 — 판매가 변경: ₩1,000 → ₩900")
         #expect(row.product?.label == "‘텀블러 3’")
         let english = ActivityRowPresenter(localizer: LanguageTests.en, timeZone: Self.seoul, products: [:])
         let englishDetail = english.row(record(entry)).detail?.text ?? ""
@@ -68,10 +68,10 @@ import OpenMarketCore
                                       detail: ActivityDetail(name, arguments).stored)
             return Self.view.row(record(entry)).detail?.text
         }
-        #expect(detail("person_invited", ["name": "박직원", "role": "editor"]) == "박직원님을 편집자로 초대했습니다.")
-        #expect(detail("person_invited", ["name": "김보기", "role": "viewer"]) == "김보기님을 보기 전용으로 초대했습니다.")
+        #expect(detail("person_invited", ["name": "박직원", "role": "editor"]) == "박직원님을 상품 관리자로 초대했습니다.")
+        #expect(detail("person_invited", ["name": "김보기", "role": "viewer"]) == "김보기님을 조회 전용으로 초대했습니다.")
         #expect(detail("role_changed", ["name": "박직원", "old_role": "editor", "new_role": "owner"])
-                == "박직원님의 역할 변경: 편집자 → 소유자")
+                == "박직원님의 역할 변경: 상품 관리자 → 대표 관리자")
         #expect(detail("invitation_accepted", [:]) == "초대를 수락했습니다.")
         #expect(detail("sessions_revoked_others", ["count": "3"]) == "다른 모든 곳(3곳)에서 로그아웃했습니다.")
         // A detail the catalog does not know shows nothing rather than a key or JSON.

@@ -46,6 +46,7 @@ import Testing
         "POST /people/{name}/reset owner",
         "GET /account viewer",
         "POST /account/password viewer",
+        "POST /account/vendor-password owner",
         "POST /account/sessions/others/revoke viewer",
         "POST /account/sessions/{handle}/revoke viewer",
         "GET /activity viewer",

@@ -22,7 +22,7 @@ import Testing
         await second.release()
         #expect(await first.commitWrongPassword() == .tries(1))
         guard case .success(let last) = await DeleteAttempt.reserve("mina", in: gate) else { Issue.record("refused"); return }
-        guard case .locked(let wait) = await last.commitWrongPassword() else { Issue.record("not locked"); return }
+        guard case .paused(let wait) = await last.commitWrongPassword() else { Issue.record("not paused"); return }
         #expect(wait > 0 && wait <= 600)
         #expect(await DeleteAttempt.wait(for: "mina", in: gate) != nil)
         // Someone else is not locked out by mina's tries.

@@ -112,7 +112,7 @@ import Testing
             }
         }
         #expect(LanguageTests.ko("delete_summary", ["name": "텀블러", "price": "₩12,000", "stock": "3"])
-                == "‘텀블러’(₩12,000, 재고 3개)와 이미지가 스토어에서 삭제됩니다.")
+                == "‘텀블러’(₩12,000, 재고 3개)와 이미지가 오픈마켓에서 삭제됩니다.")
         #expect(LanguageTests.ko("people_role_changed", ["name": "박직원", "role": "보기 전용"])
                 == "박직원님의 역할을 보기 전용으로 변경했습니다.")
     }

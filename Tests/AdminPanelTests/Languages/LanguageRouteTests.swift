@@ -52,7 +52,7 @@ import OpenMarketCore
         let invalid = try await harness.browser.post("/products/\(product.id)/edit",
             form: EditRouteTests.editFields(from: form, overriding: ["discounted_price": "20000"]))
         #expect(invalid.status == 422)
-        #expect(invalid.text.contains("할인 금액은 가격(₩12,000)보다 클 수 없습니다."))
+        #expect(invalid.text.contains("즉시할인 금액은 판매가(₩12,000)보다 클 수 없습니다."))
         #expect(invalid.text.contains("입력 내용을 확인해 주세요(1건)"))
         let saved = try await harness.browser.post("/products/\(product.id)/edit",
             form: EditRouteTests.editFields(from: form, overriding: ["stock": "8"]))

@@ -111,7 +111,7 @@ import OpenMarketCore
         let issue = ProductRules.discountIssues(20000, price: 10000).first!
         #expect(issue.message == "The discount cannot be more than the price (10000).")
         #expect(Self.en.issue(issue, currency: .KRW) == "The discount cannot be more than the price (₩10,000).")
-        #expect(Self.ko.issue(issue, currency: .KRW) == "할인 금액은 가격(₩10,000)보다 클 수 없습니다.")
+        #expect(Self.ko.issue(issue, currency: .KRW) == "즉시할인 금액은 판매가(₩10,000)보다 클 수 없습니다.")
         #expect(Self.en.issue(issue, currency: .USD) == "The discount cannot be more than the price ($10,000.00).")
         let short = ProductRules.nameIssues("ab").first!
         #expect(Self.ko.issue(short) == "상품명은 3자 이상 입력해 주세요(지금 2자).")

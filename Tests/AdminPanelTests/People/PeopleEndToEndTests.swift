@@ -129,6 +129,48 @@ import OpenMarketCore
         let refused = try await harness.panel.app.activity.list(.init(action: "delete-refused"), page: 1).rows
         #expect(refused.count == reached.value - before)
     }
+
+    /// 30 simultaneous wrong vendor passwords from 6 people: the 20 the panel-wide limit lets
+    /// through are checked by the API and each answers "wrong password" (422), even those that
+    /// find no tries left once checked; only the 10 never checked answer 429 ("wait").
+    @Test func everyCheckedWrongPasswordIsToldItWasWrong() async throws {
+        let reached = LockedCounter()
+        let harness = try await PanelHarness.start(.init(signIn: true, sandboxObserver: { entry in
+            if entry.method == "POST", entry.route.contains("/secret") { reached.add() }
+        }))
+        Teardown.add { await harness.stop() }
+        try await harness.setUpOwner("boss")
+        let product = try await harness.makeProduct()
+        var people = [harness.browser]
+        for index in 0..<5 {
+            let link = try await harness.invite("editor\(index)", role: "editor")
+            let other = harness.newBrowser()
+            try await harness.accept(link, password: "editor-password-\(index)", in: other)
+            people.append(other)
+        }
+        var tokens: [String] = []
+        for person in people { tokens.append(try #require(try await person.get("/products/\(product.id)").inputValue("csrf_token"))) }
+        let before = reached.value
+        let answers = await withTaskGroup(of: (Int, Bool).self) { group in
+            for (person, token) in zip(people, tokens) {
+                for _ in 0..<5 {
+                    group.addTask {
+                        let answer = try? await person.post("/products/\(product.id)/delete",
+                                                            form: [("csrf_token", token), ("password", "wrong-password")])
+                        return (answer?.status ?? 0, answer?.text.contains("That password is not right") == true)
+                    }
+                }
+            }
+            var all: [(Int, Bool)] = []
+            for await answer in group { all.append(answer) }
+            return all
+        }
+        let checked = reached.value - before
+        #expect(checked == 20)
+        #expect(answers.filter { $0.0 == 422 && $0.1 }.count == checked)
+        #expect(answers.filter { $0.0 == 429 && !$0.1 }.count == 30 - checked)
+        #expect(try await harness.api.product(id: product.id).id == product.id)
+    }
 }
 
 final class LockedCounter: @unchecked Sendable {

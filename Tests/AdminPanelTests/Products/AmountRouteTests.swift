@@ -22,7 +22,7 @@ import OpenMarketCore
         let fraction = try await harness.browser.postMultipart("/products", fields: Self.registerFields(token, price: "12000.5"),
                                                                files: [image])
         #expect(fraction.status == 422)
-        #expect(fraction.text.contains("<p class=\"field-error\" id=\"price-error\">원화 가격은 소수점 없이 원 단위로 입력해 주세요"))
+        #expect(fraction.text.contains("<p class=\"field-error\" id=\"price-error\">원화 판매가는 소수점 없이 원 단위로 입력해 주세요"))
         #expect(fraction.inputValue("price") == "12000.5")   // kept as typed
         let discountFraction = try await harness.browser.postMultipart(
             "/products", fields: Self.registerFields(token, price: "12,000", discount: "1,000.5"), files: [image])

@@ -479,7 +479,10 @@ final class FakeSaleAPI: SaleProductAPI, @unchecked Sendable {
         let korean = SaleText(zone: zone, l: Localizer(catalog: catalogs[.ko]))
         #expect(english.length(start, end) == "10 years")
         #expect(korean.length(start, end) == "10년")
-        #expect(english.length(start, start + 2 * 86_400 + 23 * 3_600 + 59 * 60) == "2 days 23 hours")
+        #expect(english.length(start, start + 2 * 86_400 + 23 * 3_600 + 58 * 60) == "2 days 23 hours")
+        // A period that ends at 23:59 or 23:59:59 is counted in whole days, as a seller counts it.
+        #expect(english.length(start, start + 2 * 86_400 + 23 * 3_600 + 59 * 60) == "3 days")
+        #expect(korean.length(start, start + 86_400 + 23 * 3_600 + 59 * 60 + 59) == "2일")
         #expect(english.time(start) == "Nov 27, 2026 00:00")
         #expect(english.zoneName == "Asia/Seoul (UTC+9)")
     }

@@ -132,7 +132,7 @@ import Glibc
         #expect(list.text.contains("--api-ca FILE"))
         let korean = try await harness.browser.get("/products?lang=ko")
         #expect(korean.status == 502)
-        #expect(korean.text.contains("상점 인증서를 신뢰할 수 없습니다"))
+        #expect(korean.text.contains("오픈마켓 인증서를 신뢰할 수 없습니다"))
         #expect(upstream.requests == 0)
         // The panel stays up and says the API is not reachable.
         let health = try await harness.browser.get("/healthz")

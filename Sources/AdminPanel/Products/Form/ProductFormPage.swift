@@ -63,6 +63,9 @@ struct ProductFormController: Sendable, PageHandling, CatalogWriting {
             || !(state.staged?.images.isEmpty ?? true)
         form.alert = state.alert.map(MessageView.init)
         form.isRegister = productID == nil
+        // Korean stores sell in won: the currency field stays in the form (KRW) but is shown
+        // only when USD is in use (this product or any other).
+        form.currencyHidden = currency == .KRW && !catalog.copy.snapshot().currencies.contains(.USD)
         form.back = state.back.map(LinkView.init)
         if productID == nil {
             form.draft = DraftButtonView(id: state.draftID.map { HiddenValueView(value: String($0)) },

@@ -125,7 +125,7 @@ struct ProductFormValues: Sendable, Equatable {
 /// Field issues as the form shows them: one message per field next to it (the first), and a
 /// summary at the top listing them all. Issues without a known field go to the summary only.
 enum FormIssues {
-    static let fieldOrder = ["name", "description", "currency", "price", "discounted_price", "stock", "images", "thumbnail_id", "password"]
+    static let fieldOrder = ["name", "description", "price", "currency", "discounted_price", "stock", "images", "thumbnail_id", "password"]
 
     /// The summary (nil without issues) and each known field's messages, joined.
     static func shown(_ issues: [FieldIssue], _ l: Localizer, currency: Currency)

@@ -17,6 +17,7 @@ struct ProductFormView: Sendable {
     var csrfToken = ""
     var keptInput = false
     var isRegister = true
+    var currencyHidden = false
     var isV1 = false
     var back: LinkView?
     var draft: DraftButtonView?
@@ -46,6 +47,7 @@ struct ProductFormView: Sendable {
             .text("stock") { $0.form.values.stock },
             .flag("currency_krw") { $0.form.values.currency != Currency.USD.rawValue },
             .flag("currency_usd") { $0.form.values.currency == Currency.USD.rawValue },
+            .flag("currency_hidden") { $0.form.currencyHidden },
             .text("price_example") { ProductFormValues.example($0.form.values.currency) },
         ]
         let ruleFields: [ViewField<Page>] = [

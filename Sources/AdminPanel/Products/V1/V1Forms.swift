@@ -136,9 +136,8 @@ extension ProductFormController {
             return await redirect(to: "/products/\(id)", flash: l("flash_saved", ["name": DisplayBounds.name(updated.title)]), session: session)
         } catch .unauthorized {
             switch await attempt.commitWrongPassword() {
-            case .locked(let wait):
-                state.alert = editLockedMessage(wait, l)
-                return try editPage(state, id: id, visit: visit, status: 429, retryAfter: wait)
+            case .paused(let wait):
+                state.alert = l("edit_alert_wrong_password_paused") + " " + editLockedMessage(wait, l)
             case .tries(let remaining):
                 state.alert = l.plural("edit_alert_wrong_password", count: remaining)
             }

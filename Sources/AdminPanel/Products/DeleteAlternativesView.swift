@@ -1,0 +1,36 @@
+import OpenMarketCore
+import HTMLTemplates
+
+/// `delete_alternatives.html`, shown before a delete: "stop selling (stock 0)" first (a bulk
+/// set-stock of this one product, so it is one revertable activity row), the warning that a
+/// restore gives a new product number, and for an editor the owners to ask for the password.
+struct DeleteAlternativesView: TemplateView {
+    var id: Int
+    var csrfToken: String
+    /// Not for a sold-out product (nothing to stop) nor in v1 (every change needs the product's password).
+    var offersStopSelling: Bool
+    var askOwner: String?
+
+    static let templateFields = ViewFields<DeleteAlternativesView>([
+        .int("id") { $0.id },
+        .text("csrf_token") { $0.csrfToken },
+        .flag("stop_selling") { $0.offersStopSelling },
+        .optionalView("ask_owner") { $0.askOwner.map(TextView.init) },
+    ])
+}
+
+extension ProductController {
+    /// What to offer before deleting `product`, for the person of `visit`.
+    func deleteAlternatives(_ product: ProductDetail, visit: Visit) async -> DeleteAlternativesView {
+        var askOwner: String?
+        if visit.session?.role == .editor {
+            let owners = await activityController.people.all.filter { $0.role == .owner && $0.isActive }.map(\.name)
+            if !owners.isEmpty {
+                askOwner = visit.localizer("delete_editor_ask", ["owners": owners.joined(separator: ", ")])
+            }
+        }
+        return DeleteAlternativesView(id: product.id, csrfToken: visit.session?.csrfToken ?? "",
+                                      offersStopSelling: configuration.api.dialect != .v1 && product.stock > 0,
+                                      askOwner: askOwner)
+    }
+}
