@@ -3,6 +3,12 @@ import Foundation
 /// The bytes of one response body, grown in place while a compiled template renders and then
 /// handed to `Data` without a copy (`takeData`). Non-copyable: two owners of one allocation
 /// would free it twice.
+///
+/// Raw memory on purpose: `[UInt8]` would cost a copy of the whole page into `Data` at the end (a
+/// 150 KB list page per request) and a uniqueness check per append; `Data` itself appends
+/// through its inline/slice representations at several times the cost. Every write goes through
+/// `reserve` first; `HTMLBufferTests` covers empty buffers, growth at exact capacity and the
+/// hand-over, and the ASan runs of `HTMLTemplatesTests` and the `templates` fuzz target check it.
 public struct HTMLBuffer: ~Copyable {
     private var base: UnsafeMutablePointer<UInt8>
     public private(set) var count = 0
@@ -12,7 +18,8 @@ public struct HTMLBuffer: ~Copyable {
         self.capacity = max(capacity, 64)
         // malloc, not `allocate`: `takeData` gives the block to `Data` with the `.free` deallocator.
         guard let block = malloc(self.capacity) else { fatalError("out of memory for a page of \(self.capacity) bytes") }
-        base = block.assumingMemoryBound(to: UInt8.self)
+        // Fresh memory is bound to no type yet: bind it (assuming would be undefined behaviour).
+        base = block.bindMemory(to: UInt8.self, capacity: self.capacity)
     }
 
     deinit { free(base) }
@@ -30,14 +37,15 @@ public struct HTMLBuffer: ~Copyable {
         var grown = capacity * 2
         while grown < needed { grown *= 2 }
         guard let block = realloc(base, grown) else { fatalError("out of memory for a page of \(grown) bytes") }
-        base = block.assumingMemoryBound(to: UInt8.self)
+        base = block.bindMemory(to: UInt8.self, capacity: grown)
         capacity = grown
     }
 
     mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress, bytes.count > 0 else { return }
         reserve(bytes.count)
-        (base + count).update(from: source, count: bytes.count)
+        // Past `count` the bytes are uninitialized: `initialize`, not `update`.
+        (base + count).initialize(from: source, count: bytes.count)
         count += bytes.count
     }
 

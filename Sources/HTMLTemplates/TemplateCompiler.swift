@@ -32,7 +32,7 @@ struct TemplateCompiler {
     /// Levels whose views some step compiled so far reads from a slot.
     private var slotReads: Set<Int> = []
 
-    /// The legacy renderer's limit on nested sections and partials, checked here once.
+    /// Deep enough for any sane page; stops a partial that includes itself, checked here once.
     static let maximumDepth = 64
 
     init(templates: [String: [TemplateNode]], strings: [String: String]) {

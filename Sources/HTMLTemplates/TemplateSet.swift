@@ -36,17 +36,6 @@ public struct TemplateSet: Sendable {
         }
     }
 
-    public func render(_ name: String, _ context: TemplateValue) throws -> String {
-        guard let nodes = templates[name] else {
-            throw TemplateError(template: name, line: 0, reason: "no such template")
-        }
-        var output = ""
-        output.reserveCapacity(16 * 1024)
-        var renderer = TemplateRenderer(templates: templates, stack: [context])
-        try renderer.render(nodes, into: &output)
-        return output
-    }
-
     /// `name` compiled for `View` in one language (`strings` are its `{{t.key}}` texts). Every
     /// name the template (and its partials) uses must be a field of `View` or of the view of an
     /// enclosing section; otherwise this throws `file.html:line: …`. Call it at start-up.

@@ -1,5 +1,4 @@
-/// One name a template may use on a view, and how to read it. The kinds mirror what the
-/// legacy `TemplateValue` could hold, with the same truthiness rules:
+/// One name a template may use on a view, and how to read it. Mustache's truthiness rules:
 /// text and optional text are falsy when empty or nil, a flag when false, a list when empty, an
 /// optional view when nil; ints, trusted HTML and single views are always truthy.
 public struct ViewField<View: TemplateView>: Sendable {
@@ -124,6 +123,7 @@ extension ViewField: OuterField {
     func bound<Inner: TemplateView>(fromSlot level: Int, for _: Inner.Type) -> BoundField<Inner> {
         // Rare (a row reading its page's field): the cast and copy happen only on this path.
         @Sendable func owner(_ state: borrowing RenderState) -> View? { state.slots[level] as? View }
+        // The copy taken from the slot lives in this closure; the pointer to it only during `run`.
         switch access {
         case .scalar(let scalar):
             let write = scalar.write, isTruthy = scalar.isTruthy

@@ -1,4 +1,5 @@
 import Foundation
+import NetworkIO
 import Synchronization
 
 /// Writes access-log lines on a thread of its own, so an event loop never waits for the log.
@@ -30,11 +31,7 @@ public final class AccessLogWriter: Sendable {
     /// Appends to a file descriptor, retrying partial writes (it never closes it).
     public convenience init(fileDescriptor fd: Int32, capacity: Int = 10_000) {
         self.init(capacity: capacity) { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, bytes.count - offset) }
-                if n > 0 { offset += n } else if n < 0 && errno == EINTR { continue } else { return }
-            }
+            _ = FileOutput.writeAll(fd, bytes)   // a failing log sink drops the batch
         }
     }
 

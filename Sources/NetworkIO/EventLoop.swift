@@ -37,7 +37,11 @@ public final class EventLoop: @unchecked Sendable {
     /// How often `onTick` handlers run (deadline checks).
     public let tickInterval: UInt64
     /// Shared receive buffer: data is copied out of it into the connection's parser, so idle
-    /// connections keep no buffer of their own.
+    /// connections keep no buffer of their own. Raw, not `[UInt8]`: every connection and client
+    /// of this loop lends it to `read(2)` in turn, and an array stored in the loop would need an
+    /// exclusive access (and a uniqueness check) around each read while the parser runs. Only the
+    /// loop thread touches it, and nobody keeps it past the call it was lent to (the parser
+    /// copies what it needs); freed in `deinit`.
     public let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
 
     /// Work and task jobs enqueued from the loop thread itself: no lock, no wake-up needed.
@@ -151,10 +155,11 @@ public final class EventLoop: @unchecked Sendable {
     private func run() {
         pthread_setspecific(currentLoopKey, Unmanaged.passUnretained(self).toOpaque())
         var events = [epoll_event](repeating: epoll_event(), count: 256)
+        let capacity = Int32(events.count)
         let timeoutMS = Int32(tickInterval / 1_000_000)
         while running {
             let wait = localWork.isEmpty && localJobs.isEmpty ? timeoutMS : 0
-            let n = events.withUnsafeMutableBufferPointer { epoll_wait(epollFD, $0.baseAddress, Int32($0.count), wait) }
+            let n = epoll_wait(epollFD, &events, capacity, wait)
             if n < 0 && errno != EINTR { break }
             var woken = false
             for i in 0..<max(0, Int(n)) {

@@ -2,6 +2,13 @@ import CEpoll
 import Foundation
 
 /// Thin wrappers over the socket system calls the server needs; each turns errno into a result.
+///
+/// Raw buffers because the system calls take a pointer and a length, and because the callers
+/// lend memory no array owns (the loop's receive buffer, a TLS scratch buffer, a slice of a
+/// response being written): no copy between the kernel and the parser. The `sockaddr`
+/// rebinding is how the C API spells "one of several address layouts"; each rebinding is to a
+/// type no larger than `sockaddr_storage`. Exercised under ASan by the `HTTPServerTests` and
+/// `HTTPClientTests` suites (partial writes, resets, pipelining).
 public enum Socket {
     public enum IOResult: Sendable, Equatable {
         case done(Int)

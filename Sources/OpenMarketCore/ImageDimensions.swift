@@ -25,11 +25,11 @@ public struct ImageDimensions: Sendable, Equatable, CustomStringConvertible {
     /// The declared size of a JPEG, PNG, GIF or WebP image; `nil` when the format is not one of
     /// those or the header is truncated or malformed.
     public static func read(_ bytes: Data) -> ImageDimensions? {
-        bytes.withUnsafeBytes { read(ByteReader($0)) }
+        read(ByteReader(bytes))
     }
 
     public static func read(_ bytes: [UInt8]) -> ImageDimensions? {
-        bytes.withUnsafeBytes { read(ByteReader($0)) }
+        read(ByteReader(Data(bytes)))
     }
 
     private static func read(_ reader: ByteReader) -> ImageDimensions? {
@@ -106,16 +106,18 @@ public struct ImageDimensions: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// Bounds-checked reads from a byte buffer: every accessor answers `nil` past the end.
+/// Bounds-checked reads from a byte buffer: every accessor answers `nil` past the end. It reads
+/// a few dozen bytes of a header once per image, so `Data`'s own checked subscript is fast
+/// enough (offsets count from the start, whatever the slice's indices).
 struct ByteReader {
-    let bytes: UnsafeRawBufferPointer
+    let bytes: Data
 
-    init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+    init(_ bytes: Data) { self.bytes = bytes }
 
     var count: Int { bytes.count }
 
     func byte(at offset: Int) -> UInt8? {
-        offset >= 0 && offset < bytes.count ? bytes[offset] : nil
+        offset >= 0 && offset < bytes.count ? bytes[bytes.startIndex + offset] : nil
     }
 
     func matches(_ ascii: String, at offset: Int) -> Bool {
@@ -124,7 +126,7 @@ struct ByteReader {
 
     func matches(_ expected: [UInt8], at offset: Int) -> Bool {
         guard offset >= 0, offset + expected.count <= bytes.count else { return false }
-        return expected.indices.allSatisfy { bytes[offset + $0] == expected[$0] }
+        return expected.indices.allSatisfy { bytes[bytes.startIndex + offset + $0] == expected[$0] }
     }
 
     /// `width` bytes from `offset` as an unsigned number, most or least significant byte first.
@@ -132,7 +134,7 @@ struct ByteReader {
         guard offset >= 0, offset + width <= bytes.count else { return nil }
         var value: UInt32 = 0
         for index in 0..<width {
-            let byte = UInt32(bytes[bigEndian ? offset + index : offset + width - 1 - index])
+            let byte = UInt32(bytes[bytes.startIndex + (bigEndian ? offset + index : offset + width - 1 - index)])
             value = value << 8 | byte
         }
         return value

@@ -6,7 +6,7 @@ public enum ImageFormat: String, Sendable, CaseIterable {
     case jpeg, png, gif, webp
 
     public static func detect(_ bytes: Data) -> ImageFormat? {
-        bytes.withUnsafeBytes { detect(ByteReader($0)) }
+        detect(ByteReader(bytes))
     }
 
     static func detect(_ head: ByteReader) -> ImageFormat? {

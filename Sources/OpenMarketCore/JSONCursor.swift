@@ -13,6 +13,12 @@ import Foundation
 /// syntax errors (the sandbox reading request bodies).
 ///
 /// The buffer is borrowed: a cursor lives only inside the `withUnsafeBytes` that lent it.
+/// Raw memory on purpose: the answer is read where `Data` holds it (no copy into an array per
+/// answer), indices are checked by the cursor's own `index < bytes.count` tests rather than
+/// again by a checked subscript, and strings are made from slices without copies. A stored
+/// `Span` would need the experimental lifetime annotations. Misuse is caught by the
+/// `client-json`, `v1-json` and `panel-answers` fuzz targets (ASan, every truncation of every
+/// fixture) and by `JSONParserTests` and `JSONObjectReaderTests` under ASan.
 struct JSONCursor {
     struct SyntaxError: Error {}
 

@@ -24,6 +24,8 @@ struct JSONObjectReader {
         var decodedKey: Int
     }
 
+    /// The answer's bytes, borrowed like `JSONCursor`'s: a reader (and anything built from it)
+    /// never leaves the `OpenMarketJSON.read` closure; models copy out what they keep.
     let bytes: UnsafeBufferPointer<UInt8>
     private let members: [Member]
     private let decodedKeys: [String]
@@ -339,7 +341,8 @@ struct JSONObjectReader {
         return try? cursor.number()
     }
 
-    /// A string value's raw bytes, when they are its text (no escape; UTF-8 not checked).
+    /// A string value's raw bytes, when they are its text (no escape; UTF-8 not checked). The
+    /// scan needs no bound: the document's syntax was checked whole, so a closing quote follows.
     private func plainString(at start: Int) -> UnsafeBufferPointer<UInt8>? {
         var end = start + 1
         while bytes[end] != UInt8(ascii: "\"") {

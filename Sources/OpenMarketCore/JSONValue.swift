@@ -23,6 +23,7 @@ package enum JSONValue {
     /// makes one product unreadable instead of the whole page (the readers refuse those values
     /// where they matter). Strict, they are syntax errors (the sandbox reading request bodies).
     package static func parse(_ data: Data, lenient: Bool = false) throws(SyntaxError) -> JSONValue {
+        // The tree parser shares `JSONCursor`, which reads the bytes where `Data` holds them.
         let value: JSONValue? = data.withUnsafeBytes { raw in
             var parser = Parser(bytes: raw.bindMemory(to: UInt8.self), lenient: lenient)
             return try? parser.document()

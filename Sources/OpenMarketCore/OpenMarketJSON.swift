@@ -15,6 +15,7 @@ public enum OpenMarketJSON {
     /// `path` is the document's own path in errors ("" unless `Decodable` nests it).
     static func read<Model>(_ data: Data, path: String = "",
                             _ model: (JSONObjectReader) throws(OpenMarketError) -> Model) throws(OpenMarketError) -> Model {
+        // Data's bytes are untyped memory: bound to UInt8 for the readers (see `JSONCursor`).
         let result = data.withUnsafeBytes { raw -> Result<Model, OpenMarketError> in
             Result { () throws(OpenMarketError) in
                 try model(JSONObjectReader.document(raw.bindMemory(to: UInt8.self), location: JSONLocation(path)))
@@ -58,7 +59,8 @@ public enum OpenMarketJSON {
         return text.withUTF8 { parseDate($0) }
     }
 
-    /// The same, from the bytes of a JSON string without escapes (no string built).
+    /// The same, from the bytes of a JSON string without escapes (no string built): every date
+    /// of a list page goes through here. Reads only below `b.count` (`number` checks the range).
     static func parseDate(_ b: UnsafeBufferPointer<UInt8>) -> Date? {
         func number(_ range: Range<Int>) -> Int? {
             guard range.upperBound <= b.count else { return nil }

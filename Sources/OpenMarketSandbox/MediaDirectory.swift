@@ -88,17 +88,7 @@ struct MediaDirectory: Sendable {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw POSIXFailure("open", errno) }
         defer { close(descriptor) }
-        var written = 0
-        try bytes.withUnsafeBytes { buffer in
-            while written < buffer.count {
-                let result = write(descriptor, buffer.baseAddress! + written, buffer.count - written)
-                if result < 0 {
-                    if errno == EINTR { continue }
-                    throw POSIXFailure("write", errno)
-                }
-                written += result
-            }
-        }
+        if let code = FileOutput.writeAll(descriptor, bytes) { throw POSIXFailure("write", code) }
         guard !sync || fsync(descriptor) == 0 else { throw POSIXFailure("fsync", errno) }
     }
 

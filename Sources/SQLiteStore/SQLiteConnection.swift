@@ -13,7 +13,8 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
     }
 }
 
-/// SQLite wants to copy bound text and blobs (SQLITE_TRANSIENT), which C exposes as a cast macro.
+/// SQLite wants to copy bound text and blobs (SQLITE_TRANSIENT), which C exposes as a cast macro
+/// (`(sqlite3_destructor_type)-1`); SQLite compares the pointer with -1 and never calls it.
 private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
 /// A value bound to a `?` parameter of a statement.
@@ -67,7 +68,7 @@ public final class SQLiteConnection: @unchecked Sendable {
     /// Runs one or more statements without results (schema, pragmas, transactions).
     public func execute(_ sql: String) throws {
         guard handle != nil else { throw Self.closedError }
-        var errorMessage: UnsafeMutablePointer<CChar>?
+        var errorMessage: UnsafeMutablePointer<CChar>?   // sqlite3_exec's message, ours to free
         let status = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
         if status != SQLITE_OK {
             let message = errorMessage.map { String(cString: $0) } ?? "exec failed"

@@ -153,7 +153,7 @@ public enum SelfSignedCertificate {
         guard let bio = BIO_new(BIO_s_mem()) else { throw TLSError.openSSL("cannot encode PEM") }
         defer { BIO_free(bio) }
         guard write(bio) == 1 else { throw TLSError.openSSL("cannot encode PEM") }
-        var pointer: UnsafeMutablePointer<CChar>?
+        var pointer: UnsafeMutablePointer<CChar>?   // the memory BIO's own bytes, copied at once
         let length = om_bio_get_mem_data(bio, &pointer)
         guard let pointer, length > 0 else { throw TLSError.openSSL("cannot encode PEM") }
         return Data(bytes: pointer, count: length)

@@ -22,7 +22,11 @@ public final class TLSSession {
     }
 
     private let ssl: OpaquePointer
-    /// Ciphertext the caller lent us for the current `receive` call.
+    /// Ciphertext the caller lent us for the current `receive` call: OpenSSL reads it in place
+    /// (no copy into a per-connection buffer). Valid only inside `receive`, which sets it to nil
+    /// before returning, after copying what OpenSSL left into `carried`. `TLSEngineTests` feed
+    /// records split at every byte and several records at once (ASan: a read after the call
+    /// would be reported).
     private var lent: UnsafeRawBufferPointer?
     private var lentOffset = 0
     /// Ciphertext left over when a `receive` call ended before OpenSSL took all of it.
@@ -211,6 +215,9 @@ public final class TLSSession {
     }
 
     // MARK: the BIO
+    //
+    // OpenSSL calls these with C pointers and lengths; `Unmanaged` carries `self` through the
+    // BIO's data slot without a retain cycle (the session owns the SSL, which owns the BIO).
 
     fileprivate func appendOutput(_ bytes: UnsafeRawBufferPointer) {
         output.append(contentsOf: bytes)

@@ -16,11 +16,6 @@ private struct Row: TemplateView {
         .flag("sold_out") { $0.soldOut },
         .optionalView("badge") { $0.badge },
     ]
-
-    var value: TemplateValue {
-        ["id": .int(id), "name": .string(name), "note": .optional(note), "sold_out": .bool(soldOut),
-         "badge": badge.map { ["label": .string($0.label)] } ?? nil]
-    }
 }
 
 private struct Badge: TemplateView {
@@ -43,11 +38,6 @@ private struct Page: TemplateView {
         .text("empty") { $0.empty },
         .flag("can_write") { $0.canWrite },
     ]
-
-    var value: TemplateValue {
-        ["title": .string(title), "rows": .list(rows.map(\.value)), "markup": .trustedHTML(markup),
-         "plain": .string(markup), "empty": .string(empty), "can_write": .bool(canWrite)]
-    }
 }
 
 private struct Frame: TemplateView {
@@ -74,7 +64,7 @@ private let samplePage = Page(
     markup: "<b>bold</b>", tags: [], empty: "", canWrite: true)
 
 @Suite struct TemplateProgramTests {
-    @Test func sameBytesAsTheLegacyRenderer() throws {
+    @Test func aPageWithRowsSectionsAndPartials() throws {
         let source = """
         <h1 title="{{title}}">{{title}} · {{t.app}}</h1>{{{markup}}}|{{{plain}}}|{{& plain}}
         <ul>{{#rows}}<li id="p{{id}}">{{name}}{{#note}} ({{note}}){{/note}}{{^note}}-{{/note}}\
@@ -84,20 +74,18 @@ private let samplePage = Page(
         """
         let partials = ["mark": "[{{name}}{{#sold_out}}:{{sold_out}}{{/sold_out}}]"]
         let set = try TemplateSet(sources: partials.merging(["page": source]) { a, _ in a })
-        let tValue: TemplateValue = .object(strings.mapValues { .string($0) })
-        var legacyContext = samplePage.value
-        if case .object(var fields) = legacyContext { fields["t"] = tValue; legacyContext = .object(fields) }
-        let legacy = try set.render("page", legacyContext)
-        let compiled = try set.compile("page", as: Page.self, strings: strings).render(samplePage)
-        #expect(compiled == Data(legacy.utf8))
-        #expect(legacy.contains("<i>SALE/&lt;Spring&gt; &quot;sale&quot; &amp; &#39;more&#39;</i>"))
-        #expect(legacy.contains("[:true]"))
+        let program = try set.compile("page", as: Page.self, strings: strings)
+        let title = "&lt;Spring&gt; &quot;sale&quot; &amp; &#39;more&#39;"
+        let head = "<h1 title=\"\(title)\">\(title) · Market &amp; &lt;Co&gt;</h1>"
+            + "<b>bold</b>|&lt;b&gt;bold&lt;/b&gt;|&lt;b&gt;bold&lt;/b&gt;\n<ul>"
+        let rows = "<li id=\"p7\">우유병 텀블러 😗 (a&lt;b)7<i>SALE/\(title)</i><a>우유병 텀블러 😗</a>[우유병 텀블러 😗]</li>"
+            + "<li id=\"p-3\">-<b>품절</b><a></a>[:true]</li>"
+            + "<li id=\"p0\">x&amp;y-0<a>x&amp;y</a>[x&amp;y]</li>"
+        #expect(try program.renderString(samplePage) == head + rows + "</ul>\nnot EY")
         // Empty list: the inverted section shows.
         var empty = samplePage
         empty.rows = []
-        var emptyContext = empty.value
-        if case .object(var fields) = emptyContext { fields["t"] = tValue; emptyContext = .object(fields) }
-        #expect(try set.compile("page", as: Page.self, strings: strings).render(empty) == Data(try set.render("page", emptyContext).utf8))
+        #expect(try program.renderString(empty) == head + "</ul>\nnonenot EY")
     }
 
     @Test func onlyTrustedHTMLIsWrittenRaw() throws {
@@ -105,7 +93,7 @@ private let samplePage = Page(
         #expect(try program.renderString(samplePage) == "<b>bold</b>|&lt;b&gt;bold&lt;/b&gt;|&lt;b&gt;bold&lt;/b&gt;|Market &amp; &lt;Co&gt;")
     }
 
-    @Test func truthinessFollowsTheLegacyRules() throws {
+    @Test func truthinessFollowsMustacheRules() throws {
         let program = try compile("{{#rows}}{{#note}}n{{/note}}{{^note}}-{{/note}}{{#sold_out}}s{{/sold_out}}{{#badge}}b{{/badge}}{{^badge}}_{{/badge}}{{#id}}i{{/id}};{{/rows}}", Page.self)
         // note "a<b" truthy, nil and "" falsy; id 0 and negative still truthy (ints always are).
         #expect(try program.renderString(samplePage) == "nbi;-s_i;-_i;")

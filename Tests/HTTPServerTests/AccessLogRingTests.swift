@@ -113,5 +113,10 @@ import TestSupport
         let long = String(repeating: "X", count: 40)
         let record = AccessLogRecord(method: long, route: late, status: 405, bytes: 7, started: 0, finished: 12_345_678)
         #expect(record.entry(routes: routes).line == "\(String(repeating: "X", count: 24)) /not/registered 405 7B 12.3ms")
+        // Every byte in its place, across the three words the record packs them into.
+        for method in ["", "G", "GET", "PROPFIND", "ABCDEFGHIJKLMNOPQRSTUVW", "ABCDEFGHIJKLMNOPQRSTUVWXYZ"] {
+            let packed = AccessLogRecord(method: method, route: late, status: 200, bytes: 0, started: 0, finished: 0)
+            #expect(packed.methodText == String(method.prefix(AccessLogRecord.methodCapacity)))
+        }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import NetworkIO
 import SQLiteStore
 #if canImport(Glibc)
 import Glibc
@@ -196,19 +197,16 @@ public enum DataBackup {
         let output = open(target, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard output >= 0 else { throw Failure(description: "cannot create \(target): \(String(cString: strerror(errno)))") }
         defer { close(output) }
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        let size = 1 << 20
+        var buffer = [UInt8](repeating: 0, count: size)
         var total = 0
         while true {
-            let n = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+            let n = read(input, &buffer, size)
             if n < 0 && errno == EINTR { continue }
             guard n >= 0 else { throw Failure(description: "cannot read \(source): \(String(cString: strerror(errno)))") }
             if n == 0 { break }
-            var offset = 0
-            while offset < n {
-                let written = buffer.withUnsafeBytes { write(output, $0.baseAddress! + offset, n - offset) }
-                if written < 0 && errno == EINTR { continue }
-                guard written > 0 else { throw Failure(description: "cannot write \(target): \(String(cString: strerror(errno)))") }
-                offset += written
+            if let code = FileOutput.writeAll(output, buffer[..<n]) {
+                throw Failure(description: "cannot write \(target): \(String(cString: strerror(code)))")
             }
             total += n
         }

@@ -108,6 +108,8 @@ struct CatalogQuery: Sendable, Equatable {
             var escaped = 0
             for byte in bytes where !PercentEncoding.isUnreserved(byte) { escaped += 1 }
             if escaped == 0 { return nil }
+            // Written in place at the exact size counted above (no array, no second copy);
+            // `CatalogQueryEncodingTests` compare it with `addingPercentEncoding` on hostile texts.
             return String(unsafeUninitializedCapacity: bytes.count + 2 * escaped) { out in
                 var count = 0
                 for byte in bytes {

@@ -46,6 +46,10 @@ struct CatalogSearchIndex: Sendable {
             return found
         }
         let needle = Array(searchKey.utf8)
+        // memchr/memcmp (vectorised in glibc) over all products' keys in one buffer: the search
+        // box runs this over the whole local copy on every keystroke's request. Every offset is
+        // below `haystack.count - last`; `CatalogSearchIndexTests` compare it with
+        // `String.contains` on every key, Korean and hostile ones included.
         bytes.withUnsafeBufferPointer { haystack in
             needle.withUnsafeBufferPointer { needle in
                 guard let base = haystack.baseAddress, let wanted = needle.baseAddress else { return }

@@ -170,6 +170,7 @@ public struct HostAllowList: Sendable, Equatable {
     /// The machine's interface addresses (IPv4 and global IPv6; link-local IPv6 needs a zone,
     /// which browsers cannot put in a Host header).
     static func interfaceAddresses() -> [String] {
+        // getifaddrs hands back a C linked list, walked here and freed once.
         var list: UnsafeMutablePointer<ifaddrs>?
         guard getifaddrs(&list) == 0, let first = list else { return [] }
         defer { freeifaddrs(list) }

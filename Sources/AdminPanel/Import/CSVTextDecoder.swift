@@ -40,14 +40,15 @@ enum CSVTextDecoder {
         guard converter != iconv_t(bitPattern: -1) else { return nil }
         defer { iconv_close(converter) }
         // Every CP949 character (1 or 2 bytes) is at most 3 UTF-8 bytes.
-        var output = [UInt8](repeating: 0, count: bytes.count * 2 + 16)
+        // iconv takes C pointers to both buffers; both are CChar arrays so that no memory bound
+        // to UInt8 is read as CChar (once per import, not hot: the copies are fine).
+        var output = [CChar](repeating: 0, count: bytes.count * 2 + 16)
         var input = bytes.map { CChar(bitPattern: $0) }
         let result: Int = input.withUnsafeMutableBufferPointer { inBuffer in
             output.withUnsafeMutableBufferPointer { outBuffer in
-                var inPointer: UnsafeMutablePointer<CChar>? = inBuffer.baseAddress
+                var inPointer = inBuffer.baseAddress
                 var inLeft = inBuffer.count
-                var outPointer: UnsafeMutablePointer<CChar>? = UnsafeMutableRawPointer(outBuffer.baseAddress!)
-                    .assumingMemoryBound(to: CChar.self)
+                var outPointer = outBuffer.baseAddress
                 var outLeft = outBuffer.count
                 let status = iconv(converter, &inPointer, &inLeft, &outPointer, &outLeft)
                 guard status != -1, inLeft == 0 else { return -1 }
@@ -55,6 +56,6 @@ enum CSVTextDecoder {
             }
         }
         guard result >= 0 else { return nil }
-        return String(validating: output[..<result], as: UTF8.self)
+        return String(validating: output[..<result].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import NetworkIO
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -41,17 +42,7 @@ enum DurableFolder {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw Failure(operation: "open", code: errno) }
         defer { close(descriptor) }
-        try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw Failure(operation: "write", code: errno)
-                }
-                offset += written
-            }
-        }
+        if let code = FileOutput.writeAll(descriptor, data) { throw Failure(operation: "write", code: code) }
         guard fsync(descriptor) == 0 else { throw Failure(operation: "fsync", code: errno) }
     }
 

@@ -19,12 +19,18 @@ struct AccessLogRecord {
     init() {}
 
     init(method: String, route: UInt32, status: Int, bytes: Int, started: UInt64, finished: UInt64) {
-        var method = method
-        method.withUTF8 { utf8 in
-            let count = min(utf8.count, Self.methodCapacity)
-            withUnsafeMutableBytes(of: &self.method) { $0.copyMemory(from: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: utf8[0..<count]))) }
-            methodLength = UInt8(count)
+        // Packed by shifts (eight bytes a word, first byte lowest): no pointer, no allocation.
+        var count = 0
+        for byte in method.utf8.prefix(Self.methodCapacity) {
+            let shifted = UInt64(byte) << (8 * UInt64(count % 8))
+            switch count / 8 {
+            case 0: self.method.0 |= shifted
+            case 1: self.method.1 |= shifted
+            default: self.method.2 |= shifted
+            }
+            count += 1
         }
+        methodLength = UInt8(count)
         self.route = route
         self.status = UInt16(clamping: status)
         self.bytes = bytes
@@ -33,7 +39,11 @@ struct AccessLogRecord {
     }
 
     var methodText: String {
-        withUnsafeBytes(of: method) { String(decoding: $0.prefix(Int(methodLength)), as: UTF8.self) }
+        let bytes = (0..<Int(methodLength)).map { index in
+            let word = index < 8 ? method.0 : index < 16 ? method.1 : method.2
+            return UInt8(truncatingIfNeeded: word >> (8 * UInt64(index % 8)))
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     func entry(routes: AccessLogRouteNames) -> AccessLogEntry {

@@ -10,6 +10,11 @@ import Synchronization
 final class AccessLogRing: @unchecked Sendable {   // `slots` and `cachedHead` follow the one-writer, one-reader protocol below
     let capacity: Int
     private let mask: Int
+    /// Fixed memory both threads address at once, each its own slots: an `Array` property here
+    /// would be a data race (every element access goes through the property and its buffer's
+    /// reference, and a write finding the buffer shared copies it, losing the reader's slots). Slots are plain `AccessLogRecord`s (no
+    /// references), initialized once, freed in `deinit`; `AccessLogRingTests` fill, wrap and
+    /// overflow it from two threads (ASan and TSan runs).
     private let slots: UnsafeMutablePointer<AccessLogRecord>
     /// Records taken by the reader (it writes, the loop reads).
     private let head = Atomic<Int>(0)

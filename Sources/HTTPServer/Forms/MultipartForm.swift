@@ -225,7 +225,7 @@ struct MultipartAssembler {
     /// A new file only this process can read (mkstemp creates it with mode 0600).
     static func makeSpoolFile(in directory: String) throws -> (FileHandle, String) {
         var template = Array((directory + "/httpserver-upload-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        let fd = mkstemp(&template)
         guard fd >= 0 else { throw HTTPError(status: 500, message: "Cannot store the upload") }
         let path = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         return (FileHandle(fileDescriptor: fd, closeOnDealloc: true), path)

@@ -24,16 +24,14 @@ public enum KnownHeader: UInt8, CaseIterable, Sendable {
 
     /// The case a name spells, ignoring ASCII case; nil for any other name.
     public init?(_ name: String) {
-        let found = name.utf8.withContiguousStorageIfAvailable { Self.find(UnsafeRawBufferPointer($0)) }
-            ?? Self.find(ArraySlice(name.utf8))
-        guard let found else { return nil }
+        guard let found = Self.find(name.utf8.span) else { return nil }
         self = found
     }
 
     /// The case the bytes of a field name spell, ignoring ASCII case. A switch on the length,
     /// then static spellings: this runs for every field parsed and every name looked up, so it
     /// neither allocates nor retains anything.
-    static func find(_ bytes: UnsafeRawBufferPointer) -> KnownHeader? {
+    static func find(_ bytes: Span<UInt8>) -> KnownHeader? {
         func spells(_ lower: StaticString) -> Bool {
             let p = lower.utf8Start
             for i in 0..<bytes.count where ASCII.lowercased(bytes[i]) != p[i] { return false }
@@ -77,7 +75,7 @@ public enum KnownHeader: UInt8, CaseIterable, Sendable {
     }
 
     static func find(_ bytes: ArraySlice<UInt8>) -> KnownHeader? {
-        bytes.withUnsafeBytes { find($0) }
+        find(bytes.span)
     }
 
     /// Set by the connection from the message itself; a handler's values are ignored.

@@ -61,6 +61,8 @@ public struct RequestParser: Sendable {
         body?.maxBodyBytes = limit
     }
 
+    /// The loop's receive buffer, appended with one copy: the generic `feed` below is not
+    /// specialised across modules and would append byte by byte.
     public mutating func feed(_ bytes: UnsafeRawBufferPointer) {
         compact()
         buffer.append(contentsOf: bytes)

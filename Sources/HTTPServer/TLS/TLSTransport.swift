@@ -51,6 +51,10 @@ public final class TLSTransport: ConnectionTransport {
     public var protocolVersion: String { session.protocolVersion }
 
     // MARK: reading
+    //
+    // `ConnectionTransport` lends raw buffers (the loop's receive buffer, a response's bytes):
+    // they are decrypted into and encrypted from in place, and kept by nobody after the call.
+    // `TLSServerTests` (under ASan in CI) run the server's suites over TLS.
 
     public func read(into buffer: UnsafeMutableRawBufferPointer) -> TransportResult {
         if failed { return .failed(0) }
@@ -278,7 +282,9 @@ public final class TLSTransport: ConnectionTransport {
 }
 
 /// One receive buffer per event-loop thread for ciphertext on its way into OpenSSL, so idle
-/// TLS connections hold no buffer of their own.
+/// TLS connections hold no buffer of their own. Raw because a thread-specific slot holds a C
+/// pointer (freed by the key's destructor when the thread ends); it is lent to `read(2)` and
+/// to `TLSSession.receive` only for the length of one `read(into:)` call.
 enum ReceiveScratch {
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
