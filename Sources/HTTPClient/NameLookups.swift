@@ -14,19 +14,23 @@ public final class NameLookups: Sendable {
 
     public init(limit: Int) { self.limit = max(1, limit) }
 
-    /// Every address of `host` (none when it has none, or when `deadline` passed first).
+    /// Every address of `host` (none when it has none, or when `deadline` passed first, whether
+    /// waiting for a place or for the lookup).
     public func resolve(host: String, port: Int, deadline: UInt64) async -> [ClientAddress] {
-        await acquire()
-        return await withCheckedContinuation { continuation in
+        await withCheckedContinuation { continuation in
             let answer = OneAnswer(continuation)
-            Thread.detachNewThread { [self] in
-                let found = ClientAddress.resolveAll(host: host, port: port)
-                release()
-                answer.give(found)
-            }
             let wait = deadline > monotonicNanos() ? deadline - monotonicNanos() : 0
             DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(min(wait, UInt64(Int.max))))) {
                 answer.give([])
+            }
+            Task {
+                await acquire()
+                guard !answer.isGiven else { return release() }   // nobody waits for it any more
+                Thread.detachNewThread { [self] in
+                    let found = ClientAddress.resolveAll(host: host, port: port)
+                    release()
+                    answer.give(found)
+                }
             }
         }
     }
@@ -67,6 +71,8 @@ private final class OneAnswer<T: Sendable>: Sendable {
     private let continuation: Locked<CheckedContinuation<T, Never>?>
 
     init(_ continuation: CheckedContinuation<T, Never>) { self.continuation = Locked(continuation) }
+
+    var isGiven: Bool { continuation.withLock { $0 == nil } }
 
     func give(_ value: T) {
         let waiting = continuation.withLock { slot in

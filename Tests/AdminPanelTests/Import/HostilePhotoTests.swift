@@ -27,8 +27,11 @@ import Glibc
     struct Measured: CustomStringConvertible {
         var name: String
         var peakMiB: Int
+        var crashed: Bool
         var seconds: Double
-        var description: String { "\(name): peak \(peakMiB) MiB, \(String(format: "%.2f", seconds)) s" }
+        var description: String {
+            "\(name): \(crashed ? "crashed" : "peak \(peakMiB) MiB"), \(String(format: "%.2f", seconds)) s"
+        }
     }
 
     /// The panel's peak resident memory since the last reset, in KiB.
@@ -78,13 +81,18 @@ import Glibc
             try? FileManager.default.removeItem(at: data)
         }
         let origins = [plain.url, secure.url, wrongName.url].map(\.absoluteString).joined(separator: ",")
-        let panel = try await offPool {
-            try ExecutableTests.start(data: data.appendingPathComponent("data"),
-                                      extra: ["--timeout", "2", "--media-origin", origins, "--api-ca", bundle.path])
+        // OPENMARKET_ADMIN_BIN measures another build (an older one) with the same cases.
+        let binary = ProcessInfo.processInfo.environment["OPENMARKET_ADMIN_BIN"]
+        @Sendable func start() async throws -> ExecutableTests.Started {
+            let started = try await offPool {
+                try ExecutableTests.start(data: data.appendingPathComponent("data"),
+                                          extra: ["--timeout", "2", "--media-origin", origins, "--api-ca", bundle.path],
+                                          binary: binary)
+            }
+            Teardown.add { _ = try? await ExecutableTests.stop(started.child) }
+            return started
         }
-        Teardown.add { _ = try? await ExecutableTests.stop(panel.child) }
-        let browser = TestBrowser(port: panel.port)
-        let pid = panel.child.pid
+        var panel = try await start()
 
         var cases: [(name: String, good: String, hostile: String, reason: String)] = []
         for behaviour in HostilePhoto.allCases where behaviour != .good {
@@ -100,14 +108,23 @@ import Glibc
 
         var measured: [Measured] = []
         for (index, item) in cases.enumerated() {
+            let pid = panel.child.pid
             Self.resetPeak(pid)
             let started = ContinuousClock.now
-            let result = try await Self.importRows(browser, good: item.good, hostile: item.hostile, index: index)
+            let result = try? await Self.importRows(TestBrowser(port: panel.port), good: item.good, hostile: item.hostile, index: index)
             let took = ContinuousClock.now - started
-            let peak = try Self.peakKiB(pid)
-            measured.append(Measured(name: item.name, peakMiB: peak >> 10,
+            let peak = (try? Self.peakKiB(pid)) ?? 0
+            measured.append(Measured(name: item.name, peakMiB: peak >> 10, crashed: panel.child.hasExited,
                                      seconds: Double(took.components.seconds) + Double(took.components.attoseconds) / 1e18))
-            #expect(!panel.child.hasExited, "\(item.name): the panel died")
+            if panel.child.hasExited {
+                Issue.record("\(item.name): the panel died")
+                panel = try await start()   // the other cases still say what they do
+                continue
+            }
+            guard let result else {
+                Issue.record("\(item.name): the import did not finish")
+                continue
+            }
             #expect(result.status == 200, "\(item.name)")
             #expect(result.text.contains("data-import-result=\"2\" data-outcome=\"done\""), "\(item.name): the good row")
             #expect(result.text.contains("data-import-result=\"3\" data-outcome=\"failed\""), "\(item.name): the hostile row")
@@ -115,6 +132,7 @@ import Glibc
             #expect(peak < 400 << 10, "\(item.name): peak RSS \(peak >> 10) MiB")
             #expect(took < .seconds(10), "\(item.name): took \(took)")
         }
+        let browser = TestBrowser(port: panel.port)
         #expect(untouchable.connections == 0 && untouchable.requests == 0, "the redirect target was contacted")
         #expect(try await browser.get("/products").status == 200)
         let created = try await browser.get("/products?q=Good+photo&per_page=100")
