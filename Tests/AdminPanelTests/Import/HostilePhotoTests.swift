@@ -46,7 +46,9 @@ import Glibc
         try? "5".write(toFile: "/proc/\(pid)/clear_refs", atomically: false, encoding: .utf8)
     }
 
-    static func importRows(_ browser: TestBrowser, good: String, hostile: String, index: Int) async throws -> RawResponse {
+    /// Imports a good row and a hostile one; answers the results page and its path.
+    static func importRows(_ browser: TestBrowser, good: String, hostile: String, index: Int) async throws
+        -> (page: RawResponse, path: String) {
         let form = try await browser.get("/products/import")
         let token = try #require(form.inputValue("csrf_token"))
         let csv = "name,description,price,images\n"
@@ -57,7 +59,8 @@ import Glibc
         #expect(preview.status == 200)
         let applied = try await browser.post(try ImportRouteTests.applyAction(preview), form: [("csrf_token", token)])
         #expect(applied.status == 303)
-        return try await browser.get(try #require(applied.header("Location")))
+        let path = try #require(applied.header("Location"))
+        return (try await browser.get(path), path)
     }
 
     @Test func hostilePhotoServersNeitherCrashNorBloatThePanel() async throws {
@@ -107,11 +110,14 @@ import Glibc
                       "certificate could not be trusted"))
 
         var measured: [Measured] = []
+        var lastResult: String?
         for (index, item) in cases.enumerated() {
             let pid = panel.child.pid
             Self.resetPeak(pid)
             let started = ContinuousClock.now
-            let result = try? await Self.importRows(TestBrowser(port: panel.port), good: item.good, hostile: item.hostile, index: index)
+            let imported = try? await Self.importRows(TestBrowser(port: panel.port), good: item.good, hostile: item.hostile, index: index)
+            let result = imported?.page
+            if let imported { lastResult = imported.path }
             let took = ContinuousClock.now - started
             let peak = (try? Self.peakKiB(pid)) ?? 0
             measured.append(Measured(name: item.name, peakMiB: peak >> 10, crashed: panel.child.hasExited,
@@ -138,6 +144,9 @@ import Glibc
         let created = try await browser.get("/products?q=Good+photo&per_page=100")
         #expect(created.count(of: "Good photo ") >= cases.count)
         #expect(!created.text.contains("Hostile photo"))
+        // The seller reads the reason in Korean too (the last case: the certificate).
+        let korean = try await browser.get(try #require(lastResult), headers: [("Accept-Language", "ko")])
+        #expect(korean.text.contains("서버의 보안 인증서를 신뢰할 수 없습니다"))
         print("Hostile photo cases (peak RSS of the panel, time of the whole import):\n"
               + measured.map { "  \($0)" }.joined(separator: "\n"))
     }
