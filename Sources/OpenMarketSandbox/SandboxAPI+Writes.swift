@@ -47,11 +47,21 @@ extension SandboxAPI {
         return Self.jsonResponse(writer(for: request).detail(product))
     }
 
-    /// Large enough that the image rules (not the parser) refuse a big image, with its own message.
+    /// The form limits of every write, v1 and v2. The real servers refused a form for its size
+    /// alone, so only the body limit may answer 413: the rules (a field sent twice, six images,
+    /// a name too long, an image too big) answer 400 with their own message, and unknown parts are
+    /// ignored however many there are. The part count and a text part's size are therefore caps
+    /// no body within `maxBody` reaches: every part takes at least `minimumPartBytes` (its
+    /// delimiter line and a Content-Disposition with a name), and no text part is larger than the
+    /// body. What a form holds in memory stays proportional to the body. A part's headers keep
+    /// their own 16 KiB cap (documented as a 413): the parser looks for their end in what it holds.
     static var multipartLimits: MultipartLimits {
-        MultipartLimits(maxParts: 32, maxHeaderBytesPerPart: 16 * 1024, maxFieldBytes: 64 * 1024,
+        MultipartLimits(maxParts: maxBody / minimumPartBytes, maxHeaderBytesPerPart: 16 * 1024, maxFieldBytes: maxBody,
                         maxFileBytes: maxBody, spoolThreshold: 1024 * 1024)
     }
+
+    /// Fewer bytes than the smallest part has: `\r\n--b\r\n`, `content-disposition:form-data;name=`, `\r\n\r\n`.
+    static let minimumPartBytes = 32
 
     /// `PATCH /api/products/{id}`: JSON with `secret` and the fields to change.
     func edit(_ request: HTTPRequest) async throws -> HTTPResponse {

@@ -9,7 +9,7 @@ public enum SelfSignedCertificate {
     public static let certificateFileName = "cert.pem"
     public static let keyFileName = "key.pem"
     /// Under 398 days, which some clients require even of certificates a person trusted by hand.
-    static let validityDays = 397
+    public static let validityDays = 397
     static let renewalDays = 30
 
     public struct Files: Sendable, Equatable {
@@ -94,7 +94,7 @@ public enum SelfSignedCertificate {
 
     /// A fresh key pair and a certificate for `names`, both PEM, valid from an hour ago for
     /// `validSeconds` (tests pass a negative span to make one that has already expired).
-    static func generate(names: [String], validSeconds: Int = validityDays * 86_400) throws(TLSError) -> (certificate: Data, key: Data) {
+    public static func generate(names: [String], validSeconds: Int = validityDays * 86_400) throws(TLSError) -> (certificate: Data, key: Data) {
         guard let keyContext = EVP_PKEY_CTX_new_from_name(nil, "EC", nil) else { throw TLSError.openSSL("cannot make a key") }
         defer { EVP_PKEY_CTX_free(keyContext) }
         var key: OpaquePointer?

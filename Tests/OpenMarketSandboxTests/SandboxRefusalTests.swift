@@ -134,6 +134,21 @@ import TestSupport
         }
     }
 
+    /// Unknown parts are ignored however many there are: only the body's size answers 413.
+    @Test(arguments: [Dialect.v2a, .v2b])
+    func unknownPartsAreIgnoredHoweverMany(dialect: Dialect) async throws {
+        try await withSandbox(dialect: dialect) { harness in
+            var multipart = Multipart()
+            for index in 0..<40 { multipart.add(name: "note\(index)", data: Data("ignored".utf8)) }
+            multipart.add(name: "params", data: Data(Multipart.params(dialect: dialect, secret: harness.secret).utf8))
+            multipart.add(name: "images", filename: "a.png", contentType: "image/png",
+                          data: Data(SampleProducts.image(index: 3, imageIndex: 0)))
+            multipart.finish()
+            let response = try await harness.register(multipart)
+            #expect(response.status == 200, "\(response.text)")
+        }
+    }
+
     @Test func wholeBodyOver8MiBIs413() async throws {
         try await withSandbox { harness in
             var huge = Multipart()

@@ -269,21 +269,45 @@ import TestSupport
         badText.finish()
         Self.expectErrorContaining(try await raw(badText.contentType, badText.body), 400, #"\"title\" is not UTF-8"#)
         nameless = Data()
-        // Each form limit has its own message.
-        var manyParts = Multipart()
-        for index in 0..<200 { manyParts.add(name: "x\(index)", data: Data("v".utf8)) }
-        manyParts.finish()
-        Self.expectErrorContaining(try await raw(manyParts.contentType, manyParts.body), 413, "Too many parts in the form (at most 32)")
-        var longField = Multipart()
-        longField.add(name: "descriptions", data: Data(repeating: 0x61, count: 70 * 1024))
-        longField.finish()
-        Self.expectErrorContaining(try await raw(longField.contentType, longField.body), 413,
-                                   #"Form field \"descriptions\" is too large (at most 65536 bytes)"#)
+        // The two size limits: a part's headers, and the whole body.
         var bigHeader = Multipart()
         bigHeader.add(name: "title", filename: String(repeating: "n", count: 100 * 1024), data: Data("x".utf8))
         bigHeader.finish()
         Self.expectErrorContaining(try await raw(bigHeader.contentType, bigHeader.body), 413, "Part headers are too large (at most 16384 bytes)")
         Self.expectErrorContaining(try await raw(valid.contentType, Data(count: 9 * 1024 * 1024)), 413, "at most 8388608 bytes")
+    }
+
+    /// The API notes: unknown text parts are ignored, a field sent twice is a 400, and 413 is for a
+    /// body over 8 MiB. So the number of parts and the size of a text part never answer 413: a
+    /// form of many parts is judged by its fields.
+    @Test func aFormOfManyPartsIsJudgedByItsFieldsNotByItsPartCount() async throws {
+        let harness = try SandboxHarness(dialect: .v1)
+        Teardown.add { await harness.stop() }
+        let unknown = (0..<40).map { ("note\($0)", "ignored") }
+        let registered = try await Self.send(harness, "POST", "/item", Self.form(Self.validFields + unknown))
+        #expect(registered.status == 200, "\(registered.text)")
+        #expect(!registered.text.contains("note") && !registered.text.contains("ignored"))
+
+        let repeated = Self.validFields + Array(repeating: ("title", "MacBook Air"), count: 29) + unknown
+        Self.expectError(try await Self.send(harness, "POST", "/item", Self.form(repeated)), 400, "title: sent more than once")
+        let sixImages = Self.form(Self.validFields + unknown, images: Array(repeating: Self.png, count: 6))
+        Self.expectError(try await Self.send(harness, "POST", "/item", sixImages), 400, "The number of images must be 5 or less")
+        let long = Self.validFields.filter { $0.0 != "descriptions" } + [("descriptions", String(repeating: "a", count: 70 * 1024))]
+        Self.expectErrorContaining(try await Self.send(harness, "POST", "/item", Self.form(long)), 400,
+                                   "descriptions: must be at most 1000 characters (got 71680)")
+        // Nothing but the first registration was stored.
+        let page = try await harness.get("/items/1")
+        #expect((page.json?["items"] as? [Any])?.count == 1)
+    }
+
+    /// No body within the 8 MiB limit reaches the part cap: even the smallest part takes more
+    /// bytes than the cap allows for, and a text part may be as large as the body.
+    @Test func noFormWithinTheBodyLimitReachesAFormCap() {
+        let limits = SandboxAPI.multipartLimits
+        let smallestPart = "\r\n--b\r\ncontent-disposition:form-data;name=\r\n\r\n"
+        #expect(smallestPart.utf8.count >= SandboxAPI.minimumPartBytes)
+        #expect(limits.maxParts * SandboxAPI.minimumPartBytes >= SandboxAPI.maxBody)
+        #expect(limits.maxFieldBytes >= SandboxAPI.maxBody && limits.maxFileBytes >= SandboxAPI.maxBody)
     }
 
     @Test func imagePartsAsTheClientsOf2021SentThem() async throws {

@@ -1,5 +1,5 @@
 import Foundation
-@testable import TLS
+import TLS
 
 /// A self-signed certificate and its key as PEM files in a fresh temporary folder, for HTTPS
 /// upstreams in tests: for the given names, valid for a day or already expired.

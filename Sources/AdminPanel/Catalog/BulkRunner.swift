@@ -46,23 +46,10 @@ struct BulkRunner: Sendable {
                 if outcome.done || outcome.reason == "bulk_reason_not_found" { break }
             }
         }
-        let remaining = Array(rest)
-        var results = [Outcome?](repeating: nil, count: remaining.count)
-        await withTaskGroup(of: (Int, Outcome).self) { group in
-            var next = 0
-            func startNext() {
-                guard next < remaining.count else { return }
-                let index = next
-                next += 1
-                group.addTask { (index, await self.apply(action, to: remaining[index])) }
-            }
-            for _ in 0..<min(concurrency, remaining.count) { startNext() }
-            while let (index, outcome) = await group.next() {
-                results[index] = outcome
-                startNext()
-            }
+        let others = await BoundedConcurrency.map(Array(rest), limit: concurrency) { product in
+            await self.apply(action, to: product)
         }
-        return outcomes + results.compactMap { $0 }
+        return outcomes + others
     }
 
     private func apply(_ action: BulkSelection.Action, to product: CatalogProduct) async -> Outcome {

@@ -19,25 +19,16 @@ extension ImportController {
     /// again when it is not there, so nothing is created twice.
     func applyImport(_ batch: ImportStore.Batch, session: SessionSnapshot, request: HTTPRequest) async {
         let pending = batch.plan.applicable.filter { batch.rows[$0.line]?.state != .done }
-        await withTaskGroup(of: ImportRowResult.self) { group in
-            var next = 0
-            func startNext() {
-                guard next < pending.count else { return }
-                let row = pending[next]
-                next += 1
-                group.addTask { await self.applyImportRow(row, batch: batch) }
+        _ = await BoundedConcurrency.map(pending, limit: ImportService.concurrency, whenDone: { result in
+            if let product = result.product { await catalogRecord(product) }
+            if result.done, let id = result.productID {
+                await activity.record(ActivityEntry(session, request, action: "import", productID: id,
+                                                    changes: result.changes,
+                                                    detail: ActivityDetail("import_row", ["line": String(result.line),
+                                                                 "file": batch.fileName]).stored))
             }
-            for _ in 0..<min(ImportService.concurrency, pending.count) { startNext() }
-            while let result = await group.next() {
-                if let product = result.product { await catalogRecord(product) }
-                if result.done, let id = result.productID {
-                    await activity.record(ActivityEntry(session, request, action: "import", productID: id,
-                                                        changes: result.changes,
-                                                        detail: ActivityDetail("import_row", ["line": String(result.line),
-                                                                     "file": batch.fileName]).stored))
-                }
-                startNext()
-            }
+        }) { row in
+            await self.applyImportRow(row, batch: batch)
         }
     }
 

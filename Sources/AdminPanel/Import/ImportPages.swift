@@ -132,26 +132,15 @@ extension ImportController {
         }
         // Read at most 4 at a time, like every batch of API calls the panel makes.
         let client = client
-        await withTaskGroup(of: (Int, ProductDetail?).self) { group in
-            var next = 0
-            func startNext() {
-                guard next < toRead.count else { return }
-                let id = toRead[next]
-                next += 1
-                group.addTask {
-                    do throws(OpenMarketError) { return (id, try await client.product(id: id)) } catch { return (id, nil) }
-                }
-            }
-            for _ in 0..<min(ImportService.concurrency, toRead.count) { startNext() }
-            while let (id, detail) = await group.next() {
-                if let detail {
-                    found[id] = ImportPlanner.Existing(id: id, vendorID: detail.vendorID, name: detail.name,
-                                                       description: detail.description, currency: detail.currency,
-                                                       price: detail.price, discountedPrice: detail.discountedPrice,
-                                                       stock: detail.stock)
-                }
-                startNext()
-            }
+        let details = await BoundedConcurrency.map(toRead, limit: ImportService.concurrency) { id -> ProductDetail? in
+            try? await client.product(id: id)
+        }
+        for (id, detail) in zip(toRead, details) {
+            guard let detail else { continue }
+            found[id] = ImportPlanner.Existing(id: id, vendorID: detail.vendorID, name: detail.name,
+                                               description: detail.description, currency: detail.currency,
+                                               price: detail.price, discountedPrice: detail.discountedPrice,
+                                               stock: detail.stock)
         }
         return found
     }

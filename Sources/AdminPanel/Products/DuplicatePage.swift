@@ -23,13 +23,8 @@ extension ProductFormController {
         // kept this page fetching one by one, never answering).
         let maxImages = ProductRules.imageCount.upperBound
         let wanted = Array(product.images.prefix(maxImages))
-        let fetched = await withTaskGroup(of: (Int, FetchedImage).self) { group in
-            for (index, image) in wanted.enumerated() {
-                group.addTask { (index, await self.fetchImage(image.url)) }
-            }
-            var results = [FetchedImage](repeating: .unavailable, count: wanted.count)
-            for await (index, result) in group { results[index] = result }
-            return results
+        let fetched = await BoundedConcurrency.map(wanted, limit: wanted.count) { image in
+            await self.fetchImage(image.url)
         }
         if product.images.count > maxImages {
             refused.append(l("bounds_duplicate_first_images", ["count": l.number(product.images.count), "max": String(maxImages)]))

@@ -54,27 +54,12 @@ extension RevertController {
         // v1: one at a time, so a wrong product password counts once per product tried, not four at once.
         let limit = configuration.api.dialect == .v1 ? 1 : max(1, configuration.bulkConcurrency)
         let outcomes = try await reverts.run("run-\(run)") { [self] in
-            var results = [RevertOutcome?](repeating: nil, count: records.count)
-            await withTaskGroup(of: (Int, RevertOutcome?).self) { group in
-                var next = 0
-                func startNext() {
-                    guard next < records.count else { return }
-                    let index = next, record = records[index]
-                    next += 1
-                    group.addTask {
-                        guard let productID = record.entry.productID else { return (index, nil) }
-                        return (index, await self.revertProduct(productID, changes: record.entry.changes, rowID: record.id,
-                                                                password: password, session: session, request: request,
-                                                                visit.localizer))
-                    }
-                }
-                for _ in 0..<min(limit, records.count) { startNext() }
-                while let (index, outcome) = await group.next() {
-                    results[index] = outcome
-                    startNext()
-                }
+            let outcomes = await BoundedConcurrency.map(records, limit: limit) { record -> RevertOutcome? in
+                guard let productID = record.entry.productID else { return nil }
+                return await self.revertProduct(productID, changes: record.entry.changes, rowID: record.id,
+                                                password: password, session: session, request: request, visit.localizer)
             }
-            return results.compactMap { $0 }
+            return outcomes.compactMap { $0 }
         }
         return try revertResultPage(outcomes, heading: "safety_revert_heading_run", visit: visit)
     }
