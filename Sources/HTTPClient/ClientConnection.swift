@@ -66,7 +66,9 @@ final class ClientConnection: EventLoopClient, @unchecked Sendable {
     func run(_ job: ClientJob, reused: Bool) {
         self.job = job
         self.reused = reused
-        parser = ResponseParser(isHeadRequest: job.isHead, limits: pool.limits)
+        var limits = pool.limits
+        limits.maxBodyBytes = job.maxBodyBytes
+        parser = ResponseParser(isHeadRequest: job.isHead, limits: limits)
         outbound = job.bytes
         outboundOffset = 0
         guard phase != .connecting && phase != .handshaking else { return }
@@ -157,7 +159,7 @@ final class ClientConnection: EventLoopClient, @unchecked Sendable {
                 parser.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
                 switch parser.parse() {
                 case .needMore: continue
-                case .malformed: fail(.malformedResponse); return
+                case .malformed: fail(parser.refusal ?? .malformedResponse); return
                 case .complete(let response): finish(response); return
                 }
             case .wouldBlock:
@@ -199,6 +201,8 @@ final class ClientConnection: EventLoopClient, @unchecked Sendable {
             self.job = nil
             close()
             job.complete(.success(response))
+        case .malformed where parser.receivedBytes > 0:
+            fail(parser.refusal ?? .incompleteResponse)
         default:
             fail(.connectionFailed("the server closed the connection"))
         }

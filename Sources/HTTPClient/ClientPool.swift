@@ -10,6 +10,9 @@ final class ClientPool: @unchecked Sendable {
         var port: Int
         /// HTTPS: never shares a connection with plain HTTP to the same host and port.
         var secure = false
+        /// The address a caller chose (and judged): its connections are never shared with
+        /// requests that resolved the name themselves, or chose another address.
+        var pinned: ClientAddress? = nil
     }
 
     let loop: EventLoop

@@ -11,6 +11,13 @@ public enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible
     case malformedResponse
     /// The request itself cannot be sent (not http:// or https://, bad method or header).
     case invalidRequest(String)
+    /// The body is longer than the request's limit (declared, or found while reading it).
+    case bodyTooLarge(limit: Int)
+    /// The body is compressed (gzip, br…) although only `identity` was asked for: inflating it
+    /// would let a few bytes on the wire become gigabytes in memory.
+    case encodedBody(String)
+    /// The server closed the connection in the middle of its answer (a length that lied).
+    case incompleteResponse
 
     /// How a `.connectionFailed` reason starts when the server's certificate was not accepted
     /// (OpenSSL's reason follows: "certificate has expired", "hostname mismatch"…).
@@ -22,6 +29,9 @@ public enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible
         case .connectionFailed(let reason): "Connection failed: \(reason)"
         case .malformedResponse: "The server sent a malformed response"
         case .invalidRequest(let reason): "Invalid request: \(reason)"
+        case .bodyTooLarge(let limit): "The server's answer is larger than \(limit) bytes"
+        case .encodedBody(let coding): "The server sent a \(coding)-compressed answer, which was not asked for"
+        case .incompleteResponse: "The server closed the connection before its answer was complete"
         }
     }
 }
@@ -29,6 +39,9 @@ public enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible
 /// A small HTTP/1.1 client with pooled keep-alive connections, for `http://` and `https://`
 /// upstreams (HTTPS through the `TLS` target: SNI, the certificate checked against the host
 /// name, trust as its `TLSContext` says). It follows no redirect: a 3xx is handed back as is.
+/// It asks for `Accept-Encoding: identity` and refuses any other `Content-Encoding`. Each request
+/// has one deadline for everything (connect, TLS, head and body) and a body limit applied while
+/// reading; a caller that has judged an address itself has the request connect to exactly it.
 ///
 /// Sockets are non-blocking and driven by one event-loop thread owned by the client, so callers'
 /// tasks only await. An idempotent request that finds its pooled connection closed by the
@@ -59,8 +72,14 @@ public final class HTTPClient: Sendable {
         loop.stop()
     }
 
+    /// `maxBodyBytes`: this request's body limit (nil: the client's). `address`: connect to this
+    /// address, already resolved and judged by the caller, instead of looking the name up (TLS
+    /// still names and checks the URL's host); its connections are pooled apart from the others.
+    /// `timeout`: the whole request, from the name lookup to the body's last byte.
     public func send(method: String, url: URL, headers: [(String, String)] = [], body: Data? = nil,
-                     timeout: Duration = .seconds(10)) async throws -> (status: Int, headers: [(String, String)], body: Data) {
+                     timeout: Duration = .seconds(10), maxBodyBytes: Int? = nil, connectingTo address: ClientAddress? = nil)
+        async throws -> (status: Int, headers: [(String, String)], body: Data) {
+        let deadline = monotonicNanos() + timeout.nanoseconds
         let scheme = url.scheme?.lowercased()
         guard scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty else {
             throw HTTPClientError.invalidRequest("only http:// and https:// URLs are supported")
@@ -70,20 +89,26 @@ public final class HTTPClient: Sendable {
         let defaultPort = secure ? 443 : 80
         let port = url.port ?? defaultPort
         let context = secure ? try trust() : nil
-        let address = try await resolve(host: host, port: port)
+        let target: ClientAddress
+        if let address { target = address } else { target = try await resolve(host: host, port: port, deadline: deadline) }
         let job = ClientJob(
-            key: ClientPool.Key(host: host, port: port, secure: secure), address: address, tls: context,
+            key: ClientPool.Key(host: host, port: port, secure: secure, pinned: address), address: target, tls: context,
             bytes: try Self.serialize(method: method, url: url, host: host, port: port == defaultPort ? nil : port,
                                       headers: headers, body: body),
             isHead: method == "HEAD",
             idempotent: ["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE"].contains(method),
-            deadline: monotonicNanos() + timeout.nanoseconds)
+            deadline: deadline, maxBodyBytes: max(0, maxBodyBytes ?? maxResponseBodyBytes))
         let (loop, pool) = try loopAndPool()
         let response = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<ResponseParser.Response, any Error>) in
             job.completion = { continuation.resume(with: $0.mapError { $0 as any Error }) }
             loop.execute { pool.perform(job) }
         }
         return (response.status, response.headers, response.body)
+    }
+
+    /// Every address of `host`, looked up now (never cached: each caller judges what it gets).
+    public static func addresses(of host: String, port: Int, timeout: Duration) async -> [ClientAddress] {
+        await NameLookups.shared.resolve(host: host, port: port, deadline: monotonicNanos() + timeout.nanoseconds)
     }
 
     private func loopAndPool() throws -> (EventLoop, ClientPool) {
@@ -117,13 +142,10 @@ public final class HTTPClient: Sendable {
         }
     }
 
-    private func resolve(host: String, port: Int) async throws -> ClientAddress {
+    private func resolve(host: String, port: Int, deadline: UInt64) async throws -> ClientAddress {
         let key = "\(host):\(port)"
         if let cached = addresses.withLock({ $0[key] }) { return cached }
-        // getaddrinfo may wait on DNS for seconds: on a thread of its own, never on one of the
-        // Swift concurrency pool's few threads (which every server in the process shares).
-        let resolved = await BlockingThread().run { ClientAddress.resolve(host: host, port: port) }
-        guard let address = resolved else {
+        guard let address = await NameLookups.shared.resolve(host: host, port: port, deadline: deadline).first else {
             throw HTTPClientError.connectionFailed("cannot resolve \(host)")
         }
         addresses.withLock { $0[key] = address }
@@ -142,10 +164,12 @@ public final class HTTPClient: Sendable {
         var head = "\(method) \(target) HTTP/1.1\r\nHost: \(HostName.bracketed(host))\(port.map { ":\($0)" } ?? "")\r\n"
         for (name, value) in headers where ASCII.isToken(name) {
             let lower = name.lowercased()
-            if lower == "host" || lower == "content-length" || lower == "transfer-encoding" || lower == "connection" { continue }
+            if ["host", "content-length", "transfer-encoding", "connection", "accept-encoding"].contains(lower) { continue }
             // CR, LF or NUL from a caller's value could end the line and smuggle in a header.
             head += name + ": " + String(value.unicodeScalars.filter { $0 != "\r" && $0 != "\n" && $0 != "\0" }) + "\r\n"
         }
+        // Only bodies as they are: a compressed one is refused (see `ResponseParser`).
+        head += "Accept-Encoding: identity\r\n"
         if let body {
             head += "Content-Length: \(body.count)\r\n"
         } else if method == "POST" || method == "PUT" || method == "PATCH" {
@@ -171,11 +195,13 @@ final class ClientJob: @unchecked Sendable {
     let isHead: Bool
     let idempotent: Bool
     let deadline: UInt64
+    let maxBodyBytes: Int
     var retried = false
     var completion: ((Result<ResponseParser.Response, HTTPClientError>) -> Void)?
 
     init(key: ClientPool.Key, address: ClientAddress, tls: TLSContext?, bytes: [UInt8], isHead: Bool, idempotent: Bool,
-         deadline: UInt64) {
+         deadline: UInt64, maxBodyBytes: Int) {
+        self.maxBodyBytes = maxBodyBytes
         self.key = key
         self.address = address
         self.tls = tls

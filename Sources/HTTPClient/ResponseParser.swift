@@ -67,6 +67,9 @@ struct ResponseParser {
 
     /// Bytes of the response received so far (0 means the server sent nothing at all).
     private(set) var receivedBytes = 0
+    /// Why the response was refused, when it was well-formed but not acceptable (too large, or
+    /// compressed); nil for plain malformation.
+    private(set) var refusal: HTTPClientError?
 
     init(isHeadRequest: Bool, limits: Limits = Limits()) {
         self.isHeadRequest = isHeadRequest
@@ -131,7 +134,9 @@ struct ResponseParser {
                 case .data(let range): body.append(contentsOf: buffer[range])
                 case .needMore: return .needMore
                 case .end: state = .done
-                case .failed(let failure): return fail(Self.reason(failure))
+                case .failed(let failure):
+                    if case .tooLarge(let limit) = failure { refusal = .bodyTooLarge(limit: limit) }
+                    return fail(Self.reason(failure))
                 }
             }
         }
@@ -241,6 +246,13 @@ struct ResponseParser {
         let codings = values("Transfer-Encoding").flatMap { $0.split(separator: ",") }
             .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
         let lengths = values("Content-Length")
+        // Only `identity` is asked for: a compressed body is refused rather than inflated.
+        let contentCodings = values("Content-Encoding").flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty && $0 != "identity" }
+        if let coding = contentCodings.first, !isHeadRequest, status != 204, status != 304 {
+            refusal = .encodedBody(String(coding.prefix(40)))
+            return "a \(coding)-compressed body, which was not asked for"
+        }
         state = .body
         let framing: HTTPBodyReader.Framing?
         if isHeadRequest || status == 204 || status == 304 {
@@ -256,7 +268,10 @@ struct ResponseParser {
                   text.utf8.allSatisfy({ (48...57).contains($0) }), let length = Int(text) else {
                 return "malformed or repeated Content-Length"
             }
-            guard length <= limits.maxBodyBytes else { return "the body is larger than \(limits.maxBodyBytes) bytes" }
+            guard length <= limits.maxBodyBytes else {
+                refusal = .bodyTooLarge(limit: limits.maxBodyBytes)
+                return "the body is larger than \(limits.maxBodyBytes) bytes"
+            }
             framing = .length(length)
         } else {
             framing = .untilClose

@@ -21,7 +21,8 @@ public enum OnlineBackup {
             throw SQLiteError(code: SQLITE_CANTOPEN, message: "cannot open \(source)")
         }
         sqlite3_busy_timeout(from, 5_000)
-        let fd = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+        // Never through a link planted at the name: the copy holds secrets.
+        let fd = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
         guard fd >= 0 else {
             throw SQLiteError(code: SQLITE_CANTOPEN, message: "cannot create \(destination): \(String(cString: strerror(errno)))")
         }

@@ -145,7 +145,7 @@ func clientRouter() -> Router {
 
     /// A body over the client's limit fails, declared (refused before a byte of it is read) or
     /// chunked (refused once it grows past the limit); one within it is answered.
-    @Test func bodiesOverTheLimitAreMalformed() async throws {
+    @Test func bodiesOverTheLimitAreRefused() async throws {
         let declared = try StubAPI.canned("HTTP/1.1 200 OK\r\nContent-Length: 31457280\r\n\r\n[[[[")
         let chunked = try StubAPI.canned("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n400\r\n"
                                          + String(repeating: "x", count: 1024) + "\r\n400\r\n" + String(repeating: "y", count: 1024)
@@ -154,7 +154,7 @@ func clientRouter() -> Router {
         Teardown.add { await declared.stop(); await chunked.stop(); await small.stop() }
         let client = HTTPClient(maxResponseBodyBytes: 1536)
         for upstream in [declared, chunked] {
-            await #expect(throws: HTTPClientError.malformedResponse) {
+            await #expect(throws: HTTPClientError.bodyTooLarge(limit: 1536)) {
                 _ = try await client.send(method: "GET", url: URL(string: "http://127.0.0.1:\(upstream.port)/")!, timeout: .seconds(10))
             }
         }

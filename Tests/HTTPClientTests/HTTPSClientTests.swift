@@ -92,7 +92,7 @@ import TestSupport
                                     tls: try TLSContext.client(trustedCertificateFiles: [certificate.certificateFile], systemTrust: false))
             for path in ["/huge", "/declared"] {
                 let started = ContinuousClock.now
-                await #expect(throws: HTTPClientError.malformedResponse) {
+                await #expect(throws: HTTPClientError.bodyTooLarge(limit: 8 << 20)) {
                     _ = try await client.send(method: "GET", url: URL(string: "https://127.0.0.1:\(server.port)\(path)")!,
                                               timeout: .seconds(30))
                 }

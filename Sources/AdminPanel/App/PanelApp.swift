@@ -1,5 +1,6 @@
 import Foundation
 import HTMLTemplates
+import HTTPClient
 import HTTPServer
 import OpenMarketCore
 
@@ -224,7 +225,8 @@ final class PanelApp: Sendable {
         importController = ImportController(pages: pages, configuration: configuration, client: client,
                                             catalog: catalog, catalogDatabase: catalogDatabase, staging: staging,
                                             spoolDirectory: spoolDirectory, vendor: vendor, activity: activity,
-                                            imports: imports, imageStager: imageStager)
+                                            imports: imports, imageStager: imageStager,
+                                            outbound: Self.outboundClient(transport: transport, configuration: configuration))
         trashController = TrashController(pages: pages, configuration: configuration, client: client, catalog: catalog,
                                           catalogDatabase: catalogDatabase, vendor: vendor, activity: activity,
                                           trash: trash, safetyFiles: safetyFiles, restores: restores)
@@ -238,4 +240,12 @@ final class PanelApp: Sendable {
     }
 
     var visitors: Visitors { pages.visitors }
+
+    /// The panel's one client to the outside: the API transport's own, or (a transport given
+    /// by tests) one with the same trust.
+    private static func outboundClient(transport: any HTTPTransport, configuration: PanelConfiguration) -> HTTPClient {
+        if let pooled = transport as? PooledTransport { return pooled.client }
+        return (try? PooledTransport.client(trustedCertificateFile: configuration.apiCertificateFile))
+            ?? PooledTransport(maxConnectionsPerHost: 64).client
+    }
 }

@@ -16,7 +16,8 @@ import Glibc
 /// - every other file and folder (`tls/`, `vendors.json`, folders other features keep) as is,
 ///   except `uploads/` (scratch space of uploads in progress) and SQLite's `-wal`/`-shm` files.
 ///
-/// Files are created 0600 and folders 0700 (the copy holds password hashes, sessions, vendor
+/// DIR must be a real folder of this user (never a symbolic link); files are created there
+/// without following links (`O_NOFOLLOW | O_EXCL`), 0600, and folders 0700 (the copy holds password hashes, sessions, vendor
 /// secrets and the TLS key) and synced. `DATA` is only read: a failure (a folder that is not
 /// empty, not writable, a full disk) removes what this run wrote and throws one line.
 public enum DataBackup {
@@ -69,11 +70,19 @@ public enum DataBackup {
         }
     }
 
-    /// Makes sure `destination` is an empty private folder; true when this run created it.
+    /// Makes sure `destination` is an empty private folder of this user, never a symbolic link
+    /// (whose target, perhaps someone else's folder, would get the copy and a chmod); true when
+    /// this run created it.
     private static func prepare(_ destination: URL) throws -> Bool {
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: destination.path, isDirectory: &isFolder) {
-            guard isFolder.boolValue else { throw Failure(description: "\(destination.path) exists and is not a folder") }
+        var status = stat()
+        if lstat(destination.path, &status) == 0 {
+            if status.st_mode & S_IFMT == S_IFLNK {
+                throw Failure(description: "\(destination.path) is a symbolic link: back up into a real folder")
+            }
+            guard status.st_mode & S_IFMT == S_IFDIR else { throw Failure(description: "\(destination.path) exists and is not a folder") }
+            guard status.st_uid == geteuid() else {
+                throw Failure(description: "\(destination.path) belongs to another user: back up into a folder of your own")
+            }
             let entries: [String]
             do {
                 entries = try FileManager.default.contentsOfDirectory(atPath: destination.path)
@@ -83,7 +92,11 @@ public enum DataBackup {
             guard entries.isEmpty else {
                 throw Failure(description: "\(destination.path) is not empty: back up into a new or empty folder")
             }
-            guard access(destination.path, W_OK) == 0, chmod(destination.path, 0o700) == 0 else {
+            // The folder itself, not whatever its name points to by now.
+            let folder = open(destination.path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            guard folder >= 0 else { throw Failure(description: "cannot open \(destination.path): \(String(cString: strerror(errno)))") }
+            defer { close(folder) }
+            guard access(destination.path, W_OK) == 0, fchmod(folder, 0o700) == 0 else {
                 throw Failure(description: "cannot write to \(destination.path): \(String(cString: strerror(errno)))")
             }
             return false
@@ -194,7 +207,7 @@ public enum DataBackup {
             throw Failure(description: "cannot read \(source): \(String(cString: strerror(errno)))")
         }
         defer { close(input) }
-        let output = open(target, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        let output = open(target, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard output >= 0 else { throw Failure(description: "cannot create \(target): \(String(cString: strerror(errno)))") }
         defer { close(output) }
         let size = 1 << 20

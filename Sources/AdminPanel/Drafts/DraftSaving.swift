@@ -15,10 +15,16 @@ struct DraftSaving: Sendable, PageHandling {
 
     /// The register form's second button (`name="draft"`): keeps the typed fields and the staged
     /// images in `DATA/drafts` (synced), asks the API nothing, and leads to `/drafts`. A form
-    /// opened from a draft (`draft_id`) replaces that draft. The v1 password is never kept.
+    /// opened from a draft (`draft_id`) replaces that draft, and only a draft the panel issued:
+    /// any other id is a 404 (it would otherwise add a draft past the limit). The v1 password is
+    /// never kept.
     func saveDraft(_ form: MultipartForm, values: ProductFormValues, uploads: [ImageUpload],
                    staged: (token: String, images: [StagedImage])?, session: SessionSnapshot, l: Localizer) async throws -> HTTPResponse {
-        let existing = form.fields["draft_id"].flatMap { Int($0) }
+        let given = form.fields["draft_id"]?.trimmingCharacters(in: .whitespaces) ?? ""
+        let existing = given.isEmpty ? nil : Int(given)
+        if !given.isEmpty {
+            guard let existing, try await drafts.draft(existing) != nil else { throw PageFailure.notFound("safety_draft_not_found") }
+        }
         if existing == nil, try await drafts.count() >= DraftStore.maxDrafts {
             throw PageFailure(status: 422, heading: "safety_draft_failed_heading", message: "safety_draft_too_many",
                               arguments: ["max": l.number(DraftStore.maxDrafts)])
@@ -35,8 +41,15 @@ struct DraftSaving: Sendable, PageHandling {
                               message: failure.isDiskFull ? "safety_keep_failed_disk_full" : "safety_keep_failed_storage")
         }
         let name = String(kept.name.trimmingCharacters(in: .whitespacesAndNewlines).prefix(200))
-        let (_, oldFolder) = try await drafts.save(id: existing, person: session.person, savedAt: configuration.now(),
+        let oldFolder: String?
+        do {
+            (_, oldFolder) = try await drafts.save(id: existing, person: session.person, savedAt: configuration.now(),
                                                    name: name, folder: folder)
+        } catch DraftStore.Failure.unknownDraft {
+            // Registered or discarded by a colleague since the check above.
+            await safetyFiles.remove(area: Self.draftArea, folder: folder)
+            throw PageFailure.notFound("safety_draft_not_found")
+        }
         if let oldFolder { await safetyFiles.remove(area: Self.draftArea, folder: oldFolder) }
         if let staged { await staging.discard(token: staged.token) }
         let shown = name.isEmpty ? l("safety_draft_untitled") : name

@@ -32,7 +32,10 @@ final class DraftStore: Sendable {
         try writer.performNow { try $0.execute(Self.schema) }
     }
 
+    enum Failure: Error { case unknownDraft }
+
     /// Stores a new draft (id nil) or replaces one; answers its id and the folder it replaced.
+    /// An id that is not a stored draft is refused (`unknownDraft`), never stored as a new one.
     func save(id: Int?, person: String, savedAt: Date, name: String, folder: String) async throws -> (id: Int, oldFolder: String?) {
         try await writer.perform { connection in
             try connection.transaction {
@@ -44,6 +47,7 @@ final class DraftStore: Sendable {
                                            [.text(person), .real(savedAt.timeIntervalSince1970), .text(name), .text(folder), .integer(id)])
                         return (id, old)
                     }
+                    throw Failure.unknownDraft
                 }
                 try connection.run("INSERT INTO drafts (person, saved_at, name, folder) VALUES (?, ?, ?, ?)",
                                    [.text(person), .real(savedAt.timeIntervalSince1970), .text(name), .text(folder)])

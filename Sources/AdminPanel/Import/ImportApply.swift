@@ -148,8 +148,8 @@ extension ImportController {
         if let url = ImageAddress.webURL(reference) {
             let fetched: (filename: String, data: Data)
             do {
-                fetched = try await ImageFetcher(trustedOrigins: [configuration.api.baseURL] + configuration.mediaOrigins,
-                                                 maxBytes: configuration.uploadLimit).fetch(url)
+                fetched = try await ImageFetcher(client: outbound, trustedOrigins: [configuration.api.baseURL] + configuration.mediaOrigins,
+                                                 maxBytes: configuration.uploadLimit, timeout: configuration.api.timeout).fetch(url)
             } catch let failure as ImageFetcher.Failure {
                 throw ImportImageFailure(key: failure.key, arguments: failure.arguments.merging(["file": reference]) { own, _ in own },
                                          message: "‘\(reference)’: \(failure.message)")

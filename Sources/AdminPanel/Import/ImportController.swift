@@ -1,4 +1,5 @@
 import Foundation
+import HTTPClient
 import HTTPServer
 import OpenMarketCore
 
@@ -18,4 +19,6 @@ struct ImportController: Sendable, PageHandling, CatalogWriting {
     let activity: ActivityLog
     let imports: ImportService
     let imageStager: ImageStager
+    /// The panel's client to the outside, for photos named by URL.
+    let outbound: HTTPClient
 }

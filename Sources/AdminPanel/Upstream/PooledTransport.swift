@@ -5,10 +5,10 @@ import TLS
 
 /// The client core's transport on the project's own pooled keep-alive `HTTPClient`, for the API
 /// and media origins alike, `http://` and `https://` (TLS through OpenSSL: the system's CA store
-/// plus `--api-ca`, SNI, the host name checked). On loopback it is several times faster than
-/// URLSession, which matters for the list page; and unlike URLSession it follows no redirect.
+/// plus `--api-ca`, SNI, the host name checked). It is the panel's one door to the outside: the
+/// import's photo fetches use its `client` too, with their own limits.
 struct PooledTransport: HTTPTransport {
-    private let client: HTTPClient
+    let client: HTTPClient
 
     /// The longest answer taken from the API. Its JSON is a few hundred KB at most (a page of 100
     /// products) and images are under 300 KB by its rules, so anything near this is garbage: it
@@ -19,15 +19,20 @@ struct PooledTransport: HTTPTransport {
     /// `trustedCertificateFile` (`--api-ca`): one more PEM certificate HTTPS servers may present
     /// or chain to, besides the system's CA store. A file that holds none fails here, at start-up.
     init(maxConnectionsPerHost: Int = 64, trustedCertificateFile: String?) throws(TLSError) {
-        let tls = try trustedCertificateFile.map { file throws(TLSError) in try TLSContext.client(trustedCertificateFiles: [file]) }
-        client = HTTPClient(maxConnectionsPerHost: maxConnectionsPerHost, connectTimeout: .seconds(5),
-                            maxResponseBodyBytes: Self.maxResponseBodyBytes, tls: tls)
+        client = try Self.client(maxConnectionsPerHost: maxConnectionsPerHost, trustedCertificateFile: trustedCertificateFile)
     }
 
     /// Without extra trust (the system's CA store, loaded at the first https:// request): cannot fail.
     init(maxConnectionsPerHost: Int = 64) {
         client = HTTPClient(maxConnectionsPerHost: maxConnectionsPerHost, connectTimeout: .seconds(5),
                             maxResponseBodyBytes: Self.maxResponseBodyBytes)
+    }
+
+    /// The client behind the transport: the system's CA store, plus `trustedCertificateFile`.
+    static func client(maxConnectionsPerHost: Int = 64, trustedCertificateFile: String?) throws(TLSError) -> HTTPClient {
+        let tls = try trustedCertificateFile.map { file throws(TLSError) in try TLSContext.client(trustedCertificateFiles: [file]) }
+        return HTTPClient(maxConnectionsPerHost: maxConnectionsPerHost, connectTimeout: .seconds(5),
+                          maxResponseBodyBytes: Self.maxResponseBodyBytes, tls: tls)
     }
 
     func send(_ request: TransportRequest) async throws -> TransportResponse {
@@ -66,6 +71,9 @@ struct PooledTransport: HTTPTransport {
         case .connectionFailed(let reason): return .unreachable(reason: "connection failed: \(reason)")
         case .malformedResponse: return .unreachable(reason: "the server's answer was not valid HTTP, or larger than 8 MiB")
         case .invalidRequest(let reason): return .unreachable(reason: "the request could not be sent: \(reason)")
+        case .bodyTooLarge(let limit): return .unreachable(reason: "the server's answer was larger than \(limit >> 20) MiB")
+        case .encodedBody(let coding): return .unreachable(reason: "the server's answer was \(coding)-compressed, which was not asked for")
+        case .incompleteResponse: return .unreachable(reason: "the server closed the connection before its answer was complete")
         }
     }
 }

@@ -36,10 +36,12 @@ import Glibc
     /// the binary's own path), and reads the start-up lines until they name the panel's URL and
     /// `ready` holds of them. HTTPSExecutableTests starts it the same way with `--tls on`.
     /// `environment` is added to this process's own (secrets go there, not on the command line).
+    /// `binary`: another build of the panel (measurements against an older one), else this one's.
     static func start(data: URL, extra: [String] = [], environment: [String: String] = [:],
-                      error: ChildProcess.Stream = .null, until ready: (String) -> Bool = { _ in true }) throws -> Started {
+                      error: ChildProcess.Stream = .null, binary: String? = nil,
+                      until ready: (String) -> Bool = { _ in true }) throws -> Started {
         let arguments = ["--port", "0", "--sandbox-port", "0", "--data", data.path] + extra
-        let child = try ChildProcess(try builtProduct("openmarket-admin"), arguments,
+        let child = try ChildProcess(try binary ?? builtProduct("openmarket-admin"), arguments,
                                      environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
                                      workingDirectory: "/", error: error)
         let url = #"Admin panel:\s+https?://127\.0\.0\.1:(\d+)/"#

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import HTTPServer
 import SQLiteStore
 import Testing
@@ -119,6 +122,34 @@ import TestSupport
         #expect(!panel.child.hasExited)
         #expect(try await TestBrowser(port: panel.port).get("/products").status == 200)
         #expect(try await ExecutableTests.stop(panel.child) == 0)
+    }
+
+    /// DIR as a symbolic link (to an empty folder: the copy and its chmod would land in the
+    /// link's target) or a folder of another user is refused, and the target is left as it was.
+    @Test func aLinkedOrForeignDestinationIsRefused() async throws {
+        let data = Self.temporary("backup-linked-data")
+        let target = Self.temporary("backup-link-target")
+        let link = Self.temporary("backup-link")
+        let foreign = Self.temporary("backup-foreign")
+        defer { for url in [data, target, link, foreign] { try? FileManager.default.removeItem(at: url) } }
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o755])
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+        let linked = try await Self.backup([link.path, "--data", data.path])
+        #expect(linked.status == 1)
+        #expect(linked.error.contains("is a symbolic link"), "\(linked.error)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: target.path).isEmpty)
+        let mode = try FileManager.default.attributesOfItem(atPath: target.path)[.posixPermissions] as? Int
+        #expect(mode == 0o755)
+
+        try FileManager.default.createDirectory(at: foreign, withIntermediateDirectories: true)
+        // Only root can give a folder away; elsewhere the refusal cannot be set up.
+        guard chown(foreign.path, 65534, 65534) == 0 else { return }
+        let other = try await Self.backup([foreign.path, "--data", data.path])
+        #expect(other.status == 1)
+        #expect(other.error.contains("belongs to another user"), "\(other.error)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: foreign.path).isEmpty)
     }
 
     @Test func theCommandLineFindsDataAsThePanelDoes() throws {
