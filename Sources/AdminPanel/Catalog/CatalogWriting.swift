@@ -15,12 +15,14 @@ extension CatalogWriting {
     /// A product the panel just registered, edited or re-read: every view shows it at once.
     func catalogRecord(_ product: ProductDetail) async {
         let changes = catalog.copy.record(CatalogProduct(product, seenAt: configuration.now()))
+        catalog.feed?.stage(product.id)
         try? await catalogDatabase.persist(changes, syncedAt: nil)
     }
 
     /// A product the panel just deleted (or found deleted): gone from every view at once.
     func catalogRemove(_ id: Int) async {
         let changes = catalog.copy.remove(id: id)
+        catalog.feed?.stage(id)
         try? await catalogDatabase.persist(changes, syncedAt: nil)
     }
 
