@@ -93,7 +93,7 @@ final class LiveEventReader: @unchecked Sendable {
     /// Reads one chunk into `body`; false at the final chunk.
     private func readChunk() throws -> Bool {
         let line = try client.readNow(through: "\r\n")
-        guard let size = Int(line.dropLast(2), radix: 16) else { throw TestClientFailure(description: "bad chunk line \(line)") }
+        guard let size = Int(line.trimmingCharacters(in: .whitespacesAndNewlines), radix: 16) else { throw TestClientFailure(description: "bad chunk line \(line)") }
         let bytes = try client.readNow(count: size + 2)
         if size == 0 { return false }
         body += String(decoding: bytes.dropLast(2), as: UTF8.self)
