@@ -27,6 +27,9 @@
     if (lastID) query.push("last_event_id=" + encodeURIComponent(lastID));
     if (query.length) url += "?" + query.join("&");
     source = new EventSource(url);
+    // `data-live` on <html> says whether changes arrive (open) or the page waits to reconnect.
+    source.addEventListener("open", () => document.documentElement.setAttribute("data-live", "open"));
+    source.addEventListener("error", () => document.documentElement.setAttribute("data-live", "reconnecting"));
     source.addEventListener("product", (event) => {
       if (event.lastEventId) lastID = event.lastEventId;
       let change;
@@ -69,7 +72,7 @@
       const badge = document.createElement("span");
       badge.className = "badge badge--removed";
       badge.setAttribute("data-live-removed-badge", "");
-      badge.textContent = T("js_live_removed");
+      badge.textContent = T("live_removed");
       element.appendChild(badge);
     }
   }
@@ -99,7 +102,7 @@
     target.textContent = "";
     const mark = document.createElement("span");
     mark.className = product.sold_out ? "badge badge--soldout" : "stock";
-    mark.textContent = product.sold_out ? T("js_live_sold_out") : display.stock;
+    mark.textContent = product.sold_out ? T("live_sold_out") : display.stock;
     target.appendChild(mark);
   }
 
@@ -107,11 +110,11 @@
     if (!after) return;
     const badge = item.querySelector("[data-sale-badge]");
     if (change.action === "sale-start") {
-      if (badge) { badge.setAttribute("data-sale-badge", "running"); badge.textContent = T("js_live_sale_running"); return; }
+      if (badge) { badge.setAttribute("data-sale-badge", "running"); badge.textContent = T("live_sale_running"); return; }
       const mark = document.createElement("span");
       mark.className = "badge badge--sale";
       mark.setAttribute("data-sale-badge", "running");
-      mark.textContent = T("js_live_sale_running");
+      mark.textContent = T("live_sale_running");
       after.after(mark);
     } else if ((change.action === "sale-end" || change.action === "sale-cancelled") && badge) {
       badge.remove();
@@ -155,7 +158,7 @@
           newer.setAttribute("data-live-newer", "");
           input.after(newer);
         }
-        newer.textContent = T("js_live_newer", { value: shown });
+        newer.textContent = T("live_newer", { value: shown });
       } else {
         if (newer) newer.remove();
         input.value = shown;
@@ -190,16 +193,16 @@
   let conflict = null, conflictAt = 0, conflictChange = null;
   function ago(since) {
     const seconds = Math.max(0, Math.round((Date.now() - since) / 1000));
-    if (seconds < 5) return T("js_live_just_now");
-    if (seconds < 60) return T("js_live_seconds_ago", { count: seconds });
-    return T("js_live_minutes_ago", { count: Math.round(seconds / 60) });
+    if (seconds < 5) return T("live_just_now");
+    if (seconds < 60) return T("live_seconds_ago", { count: seconds });
+    return T("live_minutes_ago", { count: Math.round(seconds / 60) });
   }
   function conflictText() {
     const when = ago(conflictAt);
     const by = conflictChange.by;
-    if (!conflictChange.product) return by ? T("js_live_conflict_deleted", { name: by, ago: when }) : T("js_live_conflict_deleted_elsewhere", { ago: when });
-    if (!by) return T("js_live_conflict_elsewhere", { ago: when });
-    return T("js_live_conflict", { name: by, ago: when });
+    if (!conflictChange.product) return by ? T("live_conflict_deleted", { name: by, ago: when }) : T("live_conflict_deleted_elsewhere", { ago: when });
+    if (!by) return T("live_conflict_elsewhere", { ago: when });
+    return T("live_conflict", { name: by, ago: when });
   }
   function showConflict(change) {
     conflictChange = change;
@@ -214,7 +217,7 @@
       message.setAttribute("data-live-conflict-text", "");
       const reload = document.createElement("a");
       reload.href = location.pathname + location.search;
-      reload.textContent = T("js_live_conflict_reload");
+      reload.textContent = T("live_conflict_reload");
       conflict.append(message, " ", reload);
       const heading = document.querySelector("main h1");
       (heading || document.body.firstElementChild).after(conflict);
@@ -237,7 +240,7 @@
     }
     const people = Array.isArray(data.people) ? data.people.map(String) : [];
     presence.hidden = people.length === 0;
-    presence.textContent = people.length ? T("js_live_presence", { names: people.join(", ") }) : "";
+    presence.textContent = people.length ? T("live_presence", { names: people.join(", ") }) : "";
   }
 
   // ---- Too much was missed: a page with nothing typed reloads; others say so.
@@ -249,7 +252,7 @@
     notice.className = "live-notice";
     notice.setAttribute("data-live-reset", "");
     notice.setAttribute("role", "status");
-    notice.textContent = T("js_live_reset");
+    notice.textContent = T("live_reset");
     const heading = document.querySelector("main h1");
     (heading || document.body.firstElementChild).after(notice);
   }

@@ -22,8 +22,7 @@ def sign_up(driver, link, password):
 
 def listening(driver):
     """True once the page's event stream is open (live.js connected)."""
-    return driver.execute_script(
-        "return performance.getEntriesByType('resource').some(e => e.name.includes('/events'))")
+    return driver.execute_script("return document.documentElement.getAttribute('data-live') === 'open'")
 
 
 def test_two_people_see_each_others_saves_conflicts_and_presence(signed_panel, browser):
