@@ -93,14 +93,52 @@ import OpenMarketCore
         event = try await stream.next()
         Self.expectEvent(event, id: restoredID, action: "restore")
 
-        // Duplicate: its form registers a copy (a register event).
-        let copyForm = try await harness.browser.get("/products/\(first.id)/duplicate")
-        #expect(copyForm.status == 200)
-
         // Exactly one event each: nothing else was published.
         #expect(Self.published(harness) == 7)
         // Ids increase.
         #expect(Int(event.id ?? "") ?? 0 > Int(bulkEvents[0].id ?? "") ?? .max)
+    }
+
+    @Test func duplicateImportAndSalesSendOneEventEach() async throws {
+        let harness = try await PanelHarness.start()
+        Teardown.add { await harness.stop() }
+        let original = try await harness.makeProduct(name: "Live original", stock: 3)
+        _ = try await harness.browser.get("/products/refresh")
+        let stream = try await LiveEventReader.open(harness.browser)
+
+        // Duplicate: the prefilled register form, saved.
+        let page = try await harness.browser.get("/products/\(original.id)/duplicate")
+        let created = try await harness.browser.postMultipart("/products", fields: [
+            ("csrf_token", try #require(page.inputValue("csrf_token"))), ("staged_token", try #require(page.inputValue("staged_token"))),
+            ("name", "Live original (copy)"), ("description", "A product made by a test."), ("price", "12000"),
+            ("currency", "KRW"), ("discounted_price", "0"), ("stock", "3")], files: [])
+        #expect(created.status == 303)
+        let copyID = try #require(created.header("Location").flatMap { Int($0.split(separator: "/").last ?? "") })
+        Self.expectEvent(try await stream.next(), id: copyID, action: "register")
+
+        // Import: one updated row.
+        let csv = "id,name,description,price,currency,stock,images\n\(original.id),,,\"13,500\",KRW,9,\n"
+        let preview = try await ImportRouteTests.preview(harness, csv: Data(csv.utf8))
+        #expect(preview.text.contains("data-outcome=\"update\""))
+        _ = try await ImportRouteTests.apply(harness, preview)
+        var event = try await stream.next()
+        Self.expectEvent(event, id: original.id, action: "import")
+        #expect((event.json["product"] as? [String: Any])?["price"] as? Double == 13_500)
+
+        // A sale starts, then is cancelled (which ends it at once).
+        #expect(try await SalesRouteTests.schedule(harness, product: original.id, discount: "1000", from: 60, to: 600).status == 303)
+        await SalesRouteTests.advance(harness, 61)
+        event = try await stream.next()
+        Self.expectEvent(event, id: original.id, action: "sale-start")
+        #expect((event.json["product"] as? [String: Any])?["discounted_price"] as? Double == 1_000)
+        let sale = try #require(try await harness.panel.app.sales.list(.init()).first)
+        let token = try await harness.csrfToken(from: "/sales")
+        #expect(try await harness.browser.post("/sales/\(sale.id)/cancel", form: [("csrf_token", token)]).status == 303)
+        await harness.panel.app.saleScheduler.wake()
+        event = try await stream.next()
+        Self.expectEvent(event, id: original.id, action: "sale-cancelled")
+        #expect((event.json["product"] as? [String: Any])?["discounted_price"] as? Double == 0)
+        #expect(Self.published(harness) == 4)
     }
 
     @Test func changesFoundByTheSyncAreSentWithoutAPerson() async throws {
