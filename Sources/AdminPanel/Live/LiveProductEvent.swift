@@ -79,3 +79,12 @@ extension LiveProduct {
                   stock: product.stock, soldOut: product.stock <= 0, display: display)
     }
 }
+
+extension CatalogProduct {
+    /// Same in everything a live event shows (a detail read carries more than a list page, such
+    /// as the vendor's name, which is no change).
+    func showsSameAs(_ other: CatalogProduct) -> Bool {
+        name == other.name && currency == other.currency && price == other.price && stock == other.stock
+            && discountedPrice == other.discountedPrice && bargainPrice == other.bargainPrice
+    }
+}

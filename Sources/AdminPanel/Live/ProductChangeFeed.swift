@@ -9,7 +9,8 @@ import OpenMarketCore
 ///   names the action and the person. The row publishes the event with the copy's product as
 ///   it is now (`null` once deleted). Rows without a staged change (a failed bulk row, a
 ///   scheduled discount not started yet) send nothing; sale rows always do.
-/// - The catalog copy's sync: what it finds changed by other API clients, `"by": null`.
+/// - The catalog copy's sync, and a page that re-reads a product (the product page, a refused
+///   edit): what they find changed by other API clients, `"by": null`.
 final class ProductChangeFeed: Sendable {
     /// The actions that change a product (`ActivityAction`), with `sheet` (a sheet save's run).
     static let productActions: Set<String> = ["register", "edit", "sheet", "bulk", "import", "delete", "restore",
@@ -68,6 +69,11 @@ final class ProductChangeFeed: Sendable {
             publish(id: product.id, action: changes.added.contains(product.id) ? "register" : "edit", by: nil)
         }
         for id in changes.deleted { publish(id: id, action: "delete", by: nil) }
+    }
+
+    /// A page found product `id` changed or deleted by another API client (a re-read).
+    func foundChanged(_ id: Int) {
+        publish(id: id, action: copy.product(id: id) == nil ? "delete" : "edit", by: nil)
     }
 
     private func publish(id: Int, action: String, by person: String?) {

@@ -156,6 +156,15 @@ import OpenMarketCore
         Self.expectEvent(try #require(byID[product.id]), id: product.id, action: "edit", by: nil)
         Self.expectEvent(try #require(byID[other.id]), id: other.id, action: "register", by: nil)
         #expect(Self.published(harness) == 2)
+
+        // The product page re-reads: a change made elsewhere is sent at once; an unchanged product sends nothing.
+        _ = try await harness.browser.get("/products/\(other.id)")
+        _ = try await harness.api.update(id: product.id, changes: ProductChanges(stock: 1))
+        _ = try await harness.browser.get("/products/\(product.id)")
+        let seen = try await stream.next()
+        Self.expectEvent(seen, id: product.id, action: "edit", by: nil)
+        #expect((seen.json["product"] as? [String: Any])?["stock"] as? Int == 1)
+        #expect(Self.published(harness) == 3)
     }
 
     @Test func aReconnectReplaysWhatWasMissedOrResets() async throws {
