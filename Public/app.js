@@ -29,6 +29,9 @@
     return out + text.slice(last);
   }
 
+  // live.js writes its notices with the same texts and particles.
+  window.OpenMarketText = T;
+
   // ---- Korean particles, by the same rules as Sources/AdminPanel/Languages/KoreanParticles.swift:
   // [after a consonant, after a vowel, does ㄹ take the vowel form].
   const PARTICLES = {};

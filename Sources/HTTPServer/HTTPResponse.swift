@@ -8,6 +8,19 @@ public enum ResponseBody: Sendable {
     case file(path: String)
     /// Pieces produced while sending; sent chunked (HTTP/1.1) or until close (HTTP/1.0).
     case stream(AsyncThrowingStream<Data, any Error>)
+    /// A body the handler goes on writing to after it answered (server-sent events): the
+    /// connection waits on its event loop like an idle one, with no task or thread of its own.
+    case pushed(PushedStream)
+}
+
+/// What `HTTPResponse.stream` hands the server: who writes the body, and its last piece when
+/// the server stops.
+public struct PushedStream: Sendable {
+    /// Sent as the stream's last piece when the server stops cleanly (e.g. `event: bye`).
+    public var farewell: [UInt8]
+    /// Called on the connection's event loop once the head is queued; keep the writer and send
+    /// to it from anywhere. It must return quickly.
+    public var open: @Sendable (EventStreamWriter) -> Void
 }
 
 public struct HTTPResponse: Sendable {
@@ -39,6 +52,14 @@ public struct HTTPResponse: Sendable {
         HTTPResponse(status: status, headers: HTTPHeaders(.location, location))
     }
 
+    /// A response whose body the handler writes later, piece by piece, through the
+    /// `EventStreamWriter` given to `open` (sent chunked; over HTTP/1.0 until the close). The
+    /// connection closes when the stream ends. `farewell` is the last piece at a clean stop.
+    public static func stream(status: Int = 200, headers: HTTPHeaders, farewell: [UInt8] = [],
+                              open: @escaping @Sendable (EventStreamWriter) -> Void) -> HTTPResponse {
+        HTTPResponse(status: status, headers: headers, body: .pushed(PushedStream(farewell: farewell, open: open)))
+    }
+
     public mutating func setCookie(_ cookie: SetCookie) {
         headers.add(.setCookie, cookie.headerValue)
     }
@@ -48,7 +69,7 @@ public struct HTTPResponse: Sendable {
         switch body {
         case .empty: Data()
         case .data(let d): d
-        case .file, .stream: nil
+        case .file, .stream, .pushed: nil
         }
     }
 }

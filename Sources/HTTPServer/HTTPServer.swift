@@ -43,7 +43,8 @@ public final class HTTPServer: Sendable {
             context.fitCapacity(toDescriptorLimit: DescriptorLimit.raise(toward: configuration.limits.maxConnections + 256))
             let (fd, port) = try Socket.listen(host: configuration.host, port: configuration.port)
             let tick = min(configuration.limits.headerTimeout, configuration.limits.idleTimeout,
-                           configuration.limits.bodyTimeout, configuration.limits.writeTimeout) / 10
+                           configuration.limits.bodyTimeout, configuration.limits.writeTimeout,
+                           configuration.limits.streamStallTimeout) / 10
             var loops: [EventLoop] = []
             do {
                 for _ in 0..<configuration.eventLoopCount {
@@ -98,7 +99,11 @@ public final class HTTPServer: Sendable {
         context.beginDraining()
         current.loops[0].execute { current.listener.close() }
         for loop in current.loops {
-            loop.execute { loop.closeIdleConnections() }
+            loop.execute {
+                loop.closeIdleConnections()
+                // Pushed streams never finish by themselves: each says its farewell and ends.
+                loop.forEachClient { ($0 as? Connection)?.endStreamForStop() }
+            }
         }
         let clock = ContinuousClock()
         let end = clock.now + deadline

@@ -25,6 +25,12 @@ public struct ServerLimits: Sendable {
     /// An unread request body up to this size is drained so the connection can be reused;
     /// a larger one closes the connection.
     public var maxDrainBytes = 256 * 1024
+    /// A pushed stream (`HTTPResponse.stream`) whose reader took no byte of what waits for it
+    /// this long is dropped: a reader that stopped reading must not hold the server's memory.
+    public var streamStallTimeout: Duration = .seconds(30)
+    /// Bytes a pushed stream may have waiting for its reader; a stream over it is dropped, so
+    /// nothing queues without bound behind a slow reader.
+    public var maxStreamBacklog = 256 * 1024
 
     public init() {}
 }

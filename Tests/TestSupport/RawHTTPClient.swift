@@ -167,6 +167,29 @@ public final class RawHTTPClient: @unchecked Sendable {
         return response
     }
 
+    /// Reads until `marker` arrived; returns every byte up to and including it (for bodies that
+    /// do not end, such as event streams).
+    public func read(through marker: String) async throws -> String {
+        try await offPool { try self.readNow(through: marker) }
+    }
+
+    /// Blocking `read(through:)`.
+    public func readNow(through marker: String) throws -> String {
+        let needle = Array(marker.utf8)
+        let at = try fill { find(needle, in: $0) }
+        let text = String(decoding: buffer[..<(at + needle.count)], as: UTF8.self)
+        buffer.removeFirst(at + needle.count)
+        return text
+    }
+
+    /// Blocking: exactly `count` bytes (more may already be buffered for the next read).
+    public func readNow(count: Int) throws -> [UInt8] {
+        _ = try fill { $0.count >= count ? count : nil }
+        let bytes = Array(buffer[..<count])
+        buffer.removeFirst(count)
+        return bytes
+    }
+
     /// Blocking: GET requests for `paths`, written all at once (pipelined), then their answers
     /// read in order.
     public func pipelineNow(_ paths: [String]) throws -> [RawResponse] {

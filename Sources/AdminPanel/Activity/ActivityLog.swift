@@ -7,14 +7,18 @@ import SQLiteStore
 final class ActivityLog: Sendable {
     private let database: PanelDatabase
     private let now: @Sendable () -> Date
+    /// Told of each row once stored (the live product events).
+    private let recorded: @Sendable (ActivityEntry) -> Void
 
     /// Text longer than this is cut (a description can be 1,000 characters; the log needs the gist).
     static let maxValueLength = 300
     static let pageSize = 50
 
-    init(database: PanelDatabase, now: @escaping @Sendable () -> Date) {
+    init(database: PanelDatabase, now: @escaping @Sendable () -> Date,
+         recorded: @escaping @Sendable (ActivityEntry) -> Void = { _ in }) {
         self.database = database
         self.now = now
+        self.recorded = recorded
     }
 
     func record(_ entry: ActivityEntry) async {
@@ -39,6 +43,7 @@ final class ActivityLog: Sendable {
                     }
                 }
             }
+            recorded(entry)
         } catch {
             FileHandle.standardError.write(Data("openmarket-admin: an activity row (\(entry.action)) could not be stored: \(error)\n".utf8))
         }

@@ -8,6 +8,8 @@ public final class AdminPanel: Sendable {
     let app: PanelApp
     private let server: HTTPServer
     private let sweeper = Sweeper()
+    /// The live streams' chore: session checks, keep-alives.
+    private let liveTicker = Sweeper()
 
     /// Loads the templates and prepares the routes; fails with a one-sentence reason.
     /// `transport` defaults to a pooled keep-alive client for upstream calls (HTTP and HTTPS).
@@ -62,6 +64,7 @@ public final class AdminPanel: Sendable {
         let activity = app.activity, days = app.configuration.activityDays, sessions = app.sessions
         let app = app
         let imports = app.imports, now = app.configuration.now
+        Task { [liveTicker, live = app.liveController] in await liveTicker.run(every: .seconds(1)) { await live.tick() } }
         Task { await activity.purge(olderThanDays: days) }
         Task { await app.trashKeeper.sweepTrash() }
         Task {
@@ -98,6 +101,7 @@ public final class AdminPanel: Sendable {
     /// drains the access log before exiting.
     public func shutdown() async {
         await server.shutdown()
+        await liveTicker.stop()
         await sweeper.stop()
         await app.saleScheduler.stop()
         await app.catalog.stop()

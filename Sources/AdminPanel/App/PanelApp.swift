@@ -40,6 +40,8 @@ final class PanelApp: Sendable {
     /// Scheduled discounts and what starts and ends them (Sales/).
     let sales: SaleStore
     let saleScheduler: SaleScheduler
+    /// Everyone's open `/events` streams (Live/).
+    let live: LiveStreams
     let hostAllowList: HostAllowList
     /// Safety nets (issue 24): deleted products kept before the API deletes them, drafts, and
     /// the folder under DATA holding their files; restores and reverts of one item run one at a time.
@@ -66,6 +68,7 @@ final class PanelApp: Sendable {
     let revertController: RevertController
     let salesController: SalesController
     let staticController: StaticController
+    let liveController: LiveController
     /// The port the panel listens on (known after binding; port 0 picks one).
     let listeningPort = ListeningPort()
 
@@ -119,7 +122,12 @@ final class PanelApp: Sendable {
         }
         database = try PanelDatabase(directory: configuration.dataDirectory ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("openmarket-admin-data-\(SecureToken.make(byteCount: 12))", isDirectory: true))
-        activity = ActivityLog(database: database, now: configuration.now)
+        let copy = CatalogCopy()
+        live = LiveStreams(now: configuration.now)
+        let feed = ProductChangeFeed(streams: live, copy: copy, now: configuration.now) { [presenter, stringCatalogs] product in
+            LiveProduct(product, presenter: presenter, catalogs: stringCatalogs)
+        }
+        activity = ActivityLog(database: database, now: configuration.now, recorded: feed.recorded)
         do { imports = try ImportService(database: database) } catch {
             throw PanelStartupError("the imports in \(database.database.path) cannot be opened: \(error)")
         }
@@ -153,20 +161,20 @@ final class PanelApp: Sendable {
             throw PanelStartupError("the trash and drafts in \(database.database.path) cannot be opened: \(error)")
         }
         safetyFiles = SafetyFiles(root: URL(fileURLWithPath: database.database.path).deletingLastPathComponent())
-        let copy = CatalogCopy()
         if let stored = try? catalogDatabase.loadAll() { copy.load(stored.products, syncedAt: stored.syncedAt) }
         catalog = CatalogSync(client: client, copy: copy, database: catalogDatabase,
-                              interval: configuration.catalogSyncInterval, now: configuration.now)
+                              interval: configuration.catalogSyncInterval, now: configuration.now, feed: feed)
         newestCheck = NewestProductCheck(client: client, maxAge: 5)
         apiHealth = APIHealthProbe(client: client, maxAge: APIHealthProbe.defaultMaxAge, now: configuration.now)
         do {
-            sales = try SaleStore(database: database)
+            sales = try SaleStore(database: database, recorded: feed.recorded)
         } catch {
             throw PanelStartupError("the scheduled discounts in \(database.database.path) cannot be opened: \(error)")
         }
         saleScheduler = SaleScheduler(store: sales, api: client, now: configuration.now,
                                       productChanged: { [catalog, catalogDatabase, now = configuration.now] product in
                                           let changes = catalog.copy.record(CatalogProduct(product, seenAt: now()))
+                                          catalog.feed?.stage(product.id)
                                           try? await catalogDatabase.persist(changes, syncedAt: nil)
                                       })
         do {
@@ -234,6 +242,7 @@ final class PanelApp: Sendable {
                                             catalog: catalog, catalogDatabase: catalogDatabase, presenter: presenter,
                                             deleteGate: deleteGate, database: database, activity: activity,
                                             reverts: reverts)
+        liveController = LiveController(visitors: pages.visitors, live: live, sessions: sessions, people: people)
         salesController = SalesController(pages: pages, configuration: configuration, client: client, vendor: vendor,
                                           sales: sales, saleScheduler: saleScheduler,
                                           productController: productController, saleSections: saleSections)

@@ -58,6 +58,8 @@ extension PanelApp {
         routes.get("/uploads/{token}/{image}", .viewer, page: { app, request in try await app.mediaController.stagedPreview(request) })
         // Media/MediaProxy.swift
         routes.get("/media/{path...}", .viewer, plain: { app, request in try await app.mediaController.mediaFile(request) })
+        // Live/LiveEvents.swift (text/event-stream)
+        routes.get("/events", .viewer, plain: { app, request in await app.liveController.events(request) })
         // App/Health.swift
         routes.get("/healthz", .anyone, plain: { app, request in try await app.healthController.health(request) })
         // Sales/SalesPages.swift → sales.html (SalesPageView)

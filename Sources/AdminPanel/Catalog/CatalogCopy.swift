@@ -12,6 +12,8 @@ final class CatalogCopy: @unchecked Sendable {
     struct Changes: Sendable {
         var upserted: [CatalogProduct] = []
         var deleted: [Int] = []
+        /// Of `upserted`, those the copy did not hold before.
+        var added: Set<Int> = []
         var isEmpty: Bool { upserted.isEmpty && deleted.isEmpty }
     }
 
@@ -50,6 +52,9 @@ final class CatalogCopy: @unchecked Sendable {
         snapshotCache = built
         return built
     }
+
+    /// One product as the copy holds it now.
+    func product(id: Int) -> CatalogProduct? { lock.withLock { products[id] } }
 
     /// The product as the panel just saw it (registered, edited or re-read).
     func record(_ product: CatalogProduct) -> Changes {
@@ -95,6 +100,8 @@ final class CatalogCopy: @unchecked Sendable {
                 if let old = products[product.id] {
                     if old.sameValues(as: product) { continue }
                     if product.vendorName == nil { product.vendorName = old.vendorName }
+                } else {
+                    changes.added.insert(product.id)
                 }
                 products[product.id] = product
                 changes.upserted.append(product)

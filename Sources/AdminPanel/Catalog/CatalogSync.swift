@@ -23,6 +23,8 @@ actor CatalogSync {
     static let maxPages = 1_000
 
     let copy: CatalogCopy
+    /// Where changes become live events (the panel's writes stage theirs, the sync's are sent).
+    nonisolated let feed: ProductChangeFeed?
     private let client: OpenMarketClient
     private let database: CatalogDatabase?
     private let now: @Sendable () -> Date
@@ -41,9 +43,10 @@ actor CatalogSync {
     private(set) var lastChangeCount = 0
 
     init(client: OpenMarketClient, copy: CatalogCopy, database: CatalogDatabase?, interval: TimeInterval,
-         now: @escaping @Sendable () -> Date) {
+         now: @escaping @Sendable () -> Date, feed: ProductChangeFeed? = nil) {
         self.client = client
         self.copy = copy
+        self.feed = feed
         self.database = database
         self.interval = interval
         self.now = now
@@ -134,7 +137,10 @@ actor CatalogSync {
         let fetchedAt = now()
         do {
             let (scanned, unreadable) = try await scan()
+            let firstSync = copy.syncedAt == nil
             let changes = copy.applySync(scanned, unreadable: unreadable, startedAt: generation, fetchedAt: fetchedAt)
+            // The first sync fills an empty copy: nothing there was changed by anyone.
+            if !firstSync { feed?.syncFound(changes) }
             try? await database?.persist(changes, syncedAt: fetchedAt)
             failures = 0
             failure = nil

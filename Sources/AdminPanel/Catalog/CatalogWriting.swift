@@ -15,12 +15,31 @@ extension CatalogWriting {
     /// A product the panel just registered, edited or re-read: every view shows it at once.
     func catalogRecord(_ product: ProductDetail) async {
         let changes = catalog.copy.record(CatalogProduct(product, seenAt: configuration.now()))
+        catalog.feed?.stage(product.id)
         try? await catalogDatabase.persist(changes, syncedAt: nil)
     }
 
     /// A product the panel just deleted (or found deleted): gone from every view at once.
     func catalogRemove(_ id: Int) async {
         let changes = catalog.copy.remove(id: id)
+        catalog.feed?.stage(id)
+        try? await catalogDatabase.persist(changes, syncedAt: nil)
+    }
+
+    /// A product a page just read from the API: stored; if another client had changed it, that
+    /// goes out as a live event (`"by": null`), as the sync would have sent it.
+    func catalogSeen(_ product: ProductDetail) async {
+        let fresh = CatalogProduct(product, seenAt: configuration.now())
+        let before = catalog.copy.product(id: product.id)
+        let changes = catalog.copy.record(fresh)
+        if let before, !before.showsSameAs(fresh) { catalog.feed?.foundChanged(product.id) }
+        try? await catalogDatabase.persist(changes, syncedAt: nil)
+    }
+
+    /// A product a page found deleted by someone else: gone from every view, and announced.
+    func catalogGone(_ id: Int) async {
+        let changes = catalog.copy.remove(id: id)
+        if !changes.deleted.isEmpty { catalog.feed?.foundChanged(id) }
         try? await catalogDatabase.persist(changes, syncedAt: nil)
     }
 

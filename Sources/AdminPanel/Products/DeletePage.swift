@@ -98,7 +98,7 @@ extension ProductController {
         } catch .forbidden {
             throw PageFailure.forbidden("failure_delete_not_yours")
         } catch .notFound {
-            await catalogRemove(id)
+            await catalogGone(id)
             return await redirect(to: back ?? "/products", flash: l("flash_already_deleted"), session: session)
         } catch {
             let failure = PageFailure(error, retryURL: "/products/\(id)/delete")

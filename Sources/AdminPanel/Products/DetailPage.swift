@@ -12,12 +12,12 @@ extension ProductController {
         do throws(OpenMarketError) {
             product = try await client.product(id: id)
         } catch .notFound {
-            await catalogRemove(id)
+            await catalogGone(id)
             throw PageFailure(.notFound(message: ""), retryURL: nil)
         } catch {
             throw PageFailure(error, retryURL: "/products/\(id)")
         }
-        await catalogRecord(product)
+        await catalogSeen(product)
         let back = BackLink.validated(request.query["back"])
         let ownVendor = await vendor.id
         let canManage = await vendor.mayManage(productVendorID: product.vendorID)

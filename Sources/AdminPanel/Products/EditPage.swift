@@ -36,7 +36,7 @@ extension ProductFormController {
         do throws(OpenMarketError) {
             current = try await client.product(id: id)
         } catch {
-            if case .notFound = error { await catalogRemove(id) }
+            if case .notFound = error { await catalogGone(id) }
             let status = try ProductFormSubmission.edit.show(error, on: &state, l)
             return try editPage(state, id: id, visit: visit, status: status)
         }
@@ -71,7 +71,7 @@ extension ProductFormController {
                 detail: ActivityDetail("edited", ["product_name": DisplayBounds.name(updated.name), "currency": updated.currency.rawValue]).stored))
             return await redirect(to: state.back ?? "/products/\(id)", flash: l("flash_saved", ["name": DisplayBounds.name(updated.name)]), session: session)
         } catch {
-            if case .notFound = error { await catalogRemove(id) }
+            if case .notFound = error { await catalogGone(id) }
             let status = try ProductFormSubmission.edit.show(error, on: &state, l)
             return try editPage(state, id: id, visit: visit, status: status)
         }

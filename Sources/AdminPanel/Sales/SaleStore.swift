@@ -48,9 +48,13 @@ final class SaleStore: Sendable {
         CREATE INDEX IF NOT EXISTS sale_tries_by_sale ON sale_tries (sale_id, id);
         """
 
+    /// Told of each activity row a completed step wrote (the live product events).
+    private let recorded: @Sendable (ActivityEntry) -> Void
+
     @available(*, noasync, message: "start-up only")
-    init(database: PanelDatabase) throws {
+    init(database: PanelDatabase, recorded: @escaping @Sendable (ActivityEntry) -> Void = { _ in }) throws {
         self.database = database
+        self.recorded = recorded
         try database.writer.performNow { try $0.execute(Self.schema) }
     }
 
@@ -262,7 +266,7 @@ final class SaleStore: Sendable {
     /// A guarded state change and its activity row in one transaction: the row exists if and
     /// only if the change happened.
     private func complete(_ sql: String, _ values: [SQLiteValue], activity: ActivityEntry, at time: Date) async throws -> Bool {
-        try await database.writer.perform { connection in
+        let done = try await database.writer.perform { connection in
             try connection.transaction {
                 try connection.run(sql, values)
                 guard connection.changes == 1 else { return false }
@@ -270,6 +274,8 @@ final class SaleStore: Sendable {
                 return true
             }
         }
+        if done { recorded(activity) }
+        return done
     }
 
     private static func noteValue(_ note: SaleNote?) -> SQLiteValue {

@@ -98,6 +98,13 @@ actor SessionStore {
         return records.values.filter { $0.person == person && isAlive($0, at: time) }.sorted { $0.lastSeen > $1.lastSeen }
     }
 
+    /// The live session with this hash (nil once signed out, revoked or expired); its
+    /// last-seen time stays as it is (an open event stream is not a visit).
+    func record(hash: String) -> Record? {
+        guard let record = records[hash], isAlive(record, at: now()) else { return nil }
+        return record
+    }
+
     func revoke(_ hash: String) async {
         await remove([hash])
     }

@@ -34,7 +34,7 @@ extension Connection {
     private func received(_ bytes: UnsafeRawBufferPointer) {
         let now = monotonicNanos()
         switch state {
-        case .closed, .lingering:
+        case .closed, .lingering, .streaming:
             return   // dropped
         case .readingHead(let since, nil) where parser.isIdle:
             state = .readingHead(since: since, headStarted: now)
@@ -61,6 +61,10 @@ extension Connection {
         while true {
             switch state {
             case .closed, .lingering:
+                return
+            case .streaming:
+                // Nothing is read from a pushed stream's client; its end of input means it left.
+                if parser.inputEnded { close() }
                 return
             case .readingHead:
                 switch parser.next() {

@@ -15,7 +15,13 @@ extension Connection {
         let isHead = exchange.method == "HEAD"
         let sendsBody = !isHead && !HTTPStatus.forbidsBody(response.status)
         var streamed = false
-        if case .stream = response.body { streamed = true }
+        switch response.body {
+        case .stream: streamed = true
+        case .pushed:
+            streamed = true
+            exchange.require(.close)   // a pushed stream ends only with its connection
+        case .empty, .data, .file: break
+        }
         let chunked = streamed && exchange.version == "HTTP/1.1"
         exchange.after = KeepAlivePolicy.afterResponse(
             decided: exchange.after, clientKeepAlive: exchange.clientKeepAlive, serverDraining: context.isDraining,
@@ -45,6 +51,9 @@ extension Connection {
             case .unreadable:
                 answerInstead(.text("Internal Server Error\n", status: 500), exchange: exchange, isHead: isHead)
             }
+        case .pushed(let pushed):
+            queueHead(response, length: chunked ? .chunked : .untilClose, exchange: exchange)
+            if sendsBody { openPushedStream(pushed, chunked: chunked, exchange: exchange) }
         case .stream(let stream):
             queueHead(response, length: chunked ? .chunked : .untilClose, exchange: exchange)
             if sendsBody {

@@ -86,6 +86,12 @@ final class Connection: EventLoopClient, @unchecked Sendable {
             } else if now - since > limits.idleTimeout.nanoseconds || context.isDraining {
                 close()
             }
+        case .streaming(_, let stream):
+            if let since = writer.stalledSince, now - since > limits.streamStallTimeout.nanoseconds {
+                close()   // the reader stopped reading
+            } else if context.isDraining {
+                endPushedStream(stream, farewell: true)
+            }
         case .awaitingHandler(let exchange), .writing(let exchange), .finishingBody(let exchange):
             if writer.hasPending {
                 if now - writer.lastAttempt > limits.writeTimeout.nanoseconds { close() }
@@ -111,11 +117,13 @@ final class Connection: EventLoopClient, @unchecked Sendable {
     func close() {
         let exchange = state.exchange
         if case .closed = state { return }
+        let stream: EventStreamWriter? = if case .streaming(_, let s) = state { s } else { nil }
         state = .closed
         loop.unregister(fd)
         transport.close()
         writer.discard()
         exchange?.body.fail(HTTPError(status: 400, message: "Connection closed"))
+        stream?.detach()
         context.release()
     }
 
@@ -151,7 +159,7 @@ final class Connection: EventLoopClient, @unchecked Sendable {
         switch state {
         case .closed:
             return
-        case .readingHead, .lingering:
+        case .readingHead, .lingering, .streaming:
             read = !parser.inputEnded
         case .awaitingHandler(let exchange), .writing(let exchange), .finishingBody(let exchange):
             switch exchange.reception {

@@ -29,6 +29,13 @@
 /// - `writing → readingHead | finishingBody | closed | lingering`: the last byte is out; the
 ///   access-log line is written exactly then.
 /// - `finishingBody → readingHead`: the dropped body rest ended.
+/// - `awaitingHandler → streaming`: the handler answered with a pushed stream
+///   (`HTTPResponse.stream`); its pieces go out as the application sends them, input is only
+///   watched for the client leaving.
+/// - `streaming → writing`: the application ended the stream, or the server stops (the
+///   stream's farewell goes out first); the final chunk follows and the connection closes.
+/// - `streaming → closed`: the client left, or stopped reading (`streamStallTimeout`,
+///   `maxStreamBacklog`).
 /// - `lingering → closed`: the linger time passed or the client closed its side.
 /// - any state `→ closed`: an I/O error, a deadline, or the server closing it.
 enum ConnectionState {
@@ -39,6 +46,8 @@ enum ConnectionState {
     case awaitingHandler(Exchange)
     /// The response goes out; body bytes still arriving are dropped.
     case writing(Exchange)
+    /// A pushed stream is open: its head is out, pieces come from the application's writer.
+    case streaming(Exchange, EventStreamWriter)
     /// The response is out and logged; the rest of a small unread body is read and dropped
     /// before the next request.
     case finishingBody(Exchange)
@@ -49,7 +58,7 @@ enum ConnectionState {
     /// The request in progress, if any.
     var exchange: Exchange? {
         switch self {
-        case .awaitingHandler(let e), .writing(let e), .finishingBody(let e): e
+        case .awaitingHandler(let e), .writing(let e), .finishingBody(let e), .streaming(let e, _): e
         case .readingHead, .lingering, .closed: nil
         }
     }

@@ -16,6 +16,9 @@ struct ResponseWriter {
     private(set) var stream = StreamProgress.none
     /// When a write was last attempted (the write deadline counts from it).
     private(set) var lastAttempt = monotonicNanos()
+    /// Since when queued bytes wait and the transport took none of them (nil: bytes move, or
+    /// nothing waits). A pushed stream's reader counts as gone after `streamStallTimeout`.
+    private(set) var stalledSince: UInt64?
 
     enum StreamProgress {
         case none
@@ -33,6 +36,9 @@ struct ResponseWriter {
 
     /// Bytes queued and not yet taken by the transport.
     var hasPending: Bool { offset < buffer.count || shared != nil || file != nil }
+
+    /// Bytes of the buffer not yet taken (what a pushed stream has waiting for its reader).
+    var bufferedByteCount: Int { buffer.count - offset }
 
     /// The whole response is out: nothing pending and no stream still producing.
     var isComplete: Bool {
@@ -110,7 +116,7 @@ struct ResponseWriter {
             if transport.wantsWritable {
                 switch transport.flushPending() {
                 case .done, .bytes: break
-                case .wouldBlock: return .blocked
+                case .wouldBlock: return blocked()
                 case .closed, .failed: return .failed
                 }
             }
@@ -136,6 +142,7 @@ struct ResponseWriter {
             } else {
                 releaseBuffer()
                 if transport.wantsWritable { continue }
+                stalledSince = nil
                 if case .open(let waiter?) = stream {
                     stream = .open(waiter: nil)
                     waiter.resume(returning: true)   // the producer may send its next piece
@@ -143,13 +150,20 @@ struct ResponseWriter {
                 return .drained
             }
             switch step {
-            case .bytes: continue
+            case .bytes(let n):
+                if n > 0 { stalledSince = nil }
+                continue
             case .wouldBlock:
                 if transport.wantsWritable { continue }   // pending ciphertext first, then retry
-                return .blocked
+                return blocked()
             case .closed, .failed, .done: return .failed
             }
         }
+    }
+
+    private mutating func blocked() -> Outcome {
+        if stalledSince == nil { stalledSince = lastAttempt }
+        return .blocked
     }
 
     private mutating func sendFilePiece(_ current: (fd: Int32, offset: Int, end: Int), through transport: any ConnectionTransport,
@@ -193,6 +207,7 @@ struct ResponseWriter {
         offset = 0
         shared = nil
         sharedOffset = 0
+        stalledSince = nil
         endStream()
     }
 

@@ -27,6 +27,7 @@ import Testing
         "POST /products/{id}/delete editor",
         "GET /uploads/{token}/{image} viewer",
         "GET /media/{path...} viewer",
+        "GET /events viewer",
         "GET /healthz anyone",
         "GET /sales viewer",
         "POST /products/{id}/sales editor",

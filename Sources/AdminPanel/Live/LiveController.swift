@@ -1,0 +1,13 @@
+import Foundation
+import HTTPServer
+
+/// `GET /events`: the live stream of product changes (and, with `?product={id}`, who else has
+/// that product open) for anyone who may see the catalog.
+///
+/// Handler: `LiveEvents.swift`. `PanelApp` builds it with the dependencies below.
+struct LiveController: Sendable {
+    let visitors: Visitors
+    let live: LiveStreams
+    let sessions: SessionStore
+    let people: PeopleStore
+}
