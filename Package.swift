@@ -23,6 +23,11 @@ let package = Package(
         // libjpeg-turbo and libpng: the panel shrinks photos over the API's 300 KB itself.
         .systemLibrary(name: "CJPEG", path: "Sources/CJPEG"),
         .systemLibrary(name: "CPNG", path: "Sources/CPNG"),
+        // Excel workbooks: minizip opens the zip and expat reads the XML of an imported .xlsx;
+        // libxlsxwriter writes the .xlsx export.
+        .systemLibrary(name: "CMinizip", path: "Sources/CMinizip"),
+        .systemLibrary(name: "CExpat", path: "Sources/CExpat"),
+        .systemLibrary(name: "CXLSXWriter", path: "Sources/CXLSXWriter"),
 
         .target(name: "OpenMarketCore"),
         // The one home of SQLite access (connections, serial queues, WAL files) for sandbox and panel.
@@ -35,8 +40,10 @@ let package = Package(
         // The pooled keep-alive client the panel uses for its upstream API; beside the server, not in it.
         .target(name: "HTTPClient", dependencies: ["NetworkIO", "TLS"]),
         .target(name: "HTMLTemplates"),
+        // .xlsx workbooks read (within limits) into rows of text, and a table written as one.
+        .target(name: "Workbook", dependencies: ["CMinizip", "CExpat", "CXLSXWriter"]),
         .target(name: "OpenMarketSandbox", dependencies: ["HTTPServer", "NetworkIO", "OpenMarketCore", "SQLiteStore"]),
-        .target(name: "AdminPanel", dependencies: ["HTTPServer", "HTTPClient", "NetworkIO", "HTMLTemplates", "OpenMarketCore", "SQLiteStore", "CSodium", "TLS", "CJPEG", "CPNG"]),
+        .target(name: "AdminPanel", dependencies: ["HTTPServer", "HTTPClient", "NetworkIO", "HTMLTemplates", "OpenMarketCore", "SQLiteStore", "CSodium", "TLS", "CJPEG", "CPNG", "Workbook"]),
 
         .executableTarget(name: "openmarket-admin", dependencies: ["AdminPanel", "HTTPServer", "NetworkIO", "OpenMarketSandbox", "TLS"]),
         .executableTarget(name: "openmarket-sandbox", dependencies: ["HTTPServer", "OpenMarketSandbox"]),
@@ -53,8 +60,9 @@ let package = Package(
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPServer", "NetworkIO", "TLS", "TestSupport"]),
         .testTarget(name: "TLSTests", dependencies: ["TLS", "TestSupport"]),
         .testTarget(name: "HTMLTemplatesTests", dependencies: ["HTMLTemplates"]),
+        .testTarget(name: "WorkbookTests", dependencies: ["Workbook", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "OpenMarketSandboxTests", dependencies: ["OpenMarketSandbox", "OpenMarketCore", "HTTPServer", "SQLiteStore", "TestSupport"]),
-        .testTarget(name: "AdminPanelTests", dependencies: ["AdminPanel", "OpenMarketSandbox", "OpenMarketCore", "HTTPServer", "SQLiteStore", "TLS", "TestSupport"]),
+        .testTarget(name: "AdminPanelTests", dependencies: ["AdminPanel", "OpenMarketSandbox", "OpenMarketCore", "HTTPServer", "SQLiteStore", "TLS", "TestSupport", "Workbook"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -223,7 +223,8 @@ final class PanelApp: Sendable {
                                           safetyFiles: safetyFiles, productFormController: productFormController)
         catalogController = CatalogController(pages: pages, configuration: configuration, client: client,
                                               presenter: presenter, vendor: vendor, catalog: catalog,
-                                              newestCheck: newestCheck, saleSections: saleSections)
+                                              newestCheck: newestCheck, saleSections: saleSections,
+                                              workbook: CatalogWorkbook(directory: try scratch.subfolder("exports")))
         bulkController = BulkController(pages: pages, configuration: configuration, client: client, catalog: catalog,
                                         catalogDatabase: catalogDatabase, stringCatalogs: stringCatalogs,
                                         deleteGate: deleteGate, vendor: vendor, bulkGauge: bulkGauge,

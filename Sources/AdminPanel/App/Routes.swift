@@ -22,9 +22,10 @@ extension PanelApp {
         routes.get("/products", .viewer, page: { app, request in try await app.catalogController.listPage(request) })
         // Products/RegisterPage.swift (v1: Products/V1/V1Forms.swift) → product_new.html (ProductNewPageView)
         routes.post("/products", .editor, bodyLimit: .upload, page: { app, request in try await app.productFormController.registerProduct(request) })
-        // Catalog/CatalogPages.swift (refresh, CSV, newest)
+        // Catalog/CatalogPages.swift (refresh, CSV, Excel, newest)
         routes.get("/products/refresh", .viewer, page: { app, request in try await app.catalogController.refreshCatalog(request) })
         routes.get("/products/export.csv", .viewer, page: { app, request in try await app.catalogController.exportCatalog(request) })
+        routes.get("/products/export.xlsx", .viewer, page: { app, request in try await app.catalogController.exportWorkbook(request) })
         routes.get("/products/newest.json", .viewer, plain: { app, request in try await app.catalogController.newestProduct(request) })
         // Catalog/BulkPage.swift, Sales/SaleBulk.swift → bulk_result.html (BulkResultView)
         routes.post("/products/bulk", .editor, bodyLimit: .bytes(64 * 1024),

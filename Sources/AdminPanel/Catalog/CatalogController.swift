@@ -3,8 +3,8 @@ import HTMLTemplates
 import HTTPServer
 import OpenMarketCore
 
-/// `/products` (the list from the local copy), `/products/refresh`, `/products/export.csv` and
-/// `/products/newest.json`.
+/// `/products` (the list from the local copy), `/products/refresh`, `/products/export.csv`,
+/// `/products/export.xlsx` and `/products/newest.json`.
 ///
 /// Handlers: `ListPage.swift`, `CatalogPages.swift`. `PanelApp` builds it with the dependencies below.
 struct CatalogController: Sendable, PageHandling {
@@ -16,6 +16,7 @@ struct CatalogController: Sendable, PageHandling {
     let catalog: CatalogSync
     let newestCheck: NewestProductCheck
     let saleSections: SaleSections
+    let workbook: CatalogWorkbook
 
     /// The cookie remembering the list's last view (list or grid).
     static let viewCookie = "om_view"

@@ -17,19 +17,36 @@ extension CatalogController {
     /// `GET /products/export.csv?<the list's query>`: every product of that view, streamed.
     func exportCatalog(_ request: HTTPRequest) async throws -> HTTPResponse {
         let query = CatalogQuery({ request.query[$0] })
-        await catalog.ensureFresh(maxAge: configuration.catalogMaxAge)
-        let status = await catalog.status
-        guard status.syncedAt != nil else {
-            if let error = status.error { throw PageFailure(error, retryURL: query.exportURL) }
-            throw PageFailure(status: 502, heading: "catalog_unavailable_heading",
-                              message: "catalog_unavailable_message", retryURL: query.exportURL)
-        }
-        let snapshot = catalog.copy.snapshot()
-        let order = snapshot.all(query, ownVendorID: await vendor.id)
+        let (snapshot, order) = try await exportedProducts(query, retryURL: query.exportURL)
         var response = HTTPResponse(status: 200, body: .stream(CatalogCSV.stream(snapshot, order: order)))
         response.headers["Content-Type"] = "text/csv; charset=utf-8"
         response.headers["Content-Disposition"] = "attachment; filename=\"products.csv\""
         return response
+    }
+
+    /// `GET /products/export.xlsx?<the list's query>`: the same products as an Excel workbook.
+    func exportWorkbook(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let query = CatalogQuery({ request.query[$0] })
+        let (snapshot, order) = try await exportedProducts(query, retryURL: query.exportWorkbookURL)
+        let bytes = try await workbook.make(snapshot, order: order)
+        var response = HTTPResponse(status: 200, body: .data(bytes))
+        response.headers["Content-Type"] = CatalogWorkbook.contentType
+        response.headers["Content-Disposition"] = "attachment; filename=\"products.xlsx\""
+        response.headers["Cache-Control"] = "no-store"
+        return response
+    }
+
+    /// Every product of the view, from a fresh copy (an error page when the API cannot give one).
+    private func exportedProducts(_ query: CatalogQuery, retryURL: String) async throws -> (CatalogSnapshot, [Int32]) {
+        await catalog.ensureFresh(maxAge: configuration.catalogMaxAge)
+        let status = await catalog.status
+        guard status.syncedAt != nil else {
+            if let error = status.error { throw PageFailure(error, retryURL: retryURL) }
+            throw PageFailure(status: 502, heading: "catalog_unavailable_heading",
+                              message: "catalog_unavailable_message", retryURL: retryURL)
+        }
+        let snapshot = catalog.copy.snapshot()
+        return (snapshot, snapshot.all(query, ownVendorID: await vendor.id))
     }
 
     /// `GET /products/newest.json`: `{"newest_id": N}`, the id of the newest product on the API,

@@ -86,6 +86,11 @@ struct CatalogQuery: Sendable, Equatable {
         "/products/export.csv?" + Self.encoded(items(includePage: false))
     }
 
+    /// The same view (every page) as an Excel workbook.
+    var exportWorkbookURL: String {
+        "/products/export.xlsx?" + Self.encoded(items(includePage: false))
+    }
+
     /// This view with every filter and the search cleared (sort, page size and view kept).
     var cleared: CatalogQuery {
         var query = CatalogQuery()

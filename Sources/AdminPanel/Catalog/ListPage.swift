@@ -199,6 +199,7 @@ extension CatalogController {
         view.search = query.search
         view.here = here
         view.exportURL = query.exportURL
+        view.exportWorkbookURL = query.exportWorkbookURL
         view.sortOptions = CatalogSort.allCases.map { sort in
             ListOptionView(value: sort.rawValue, label: l(Self.sortKey(sort)), chosen: sort == query.sort)
         }

@@ -10,6 +10,7 @@ struct ProductListView: PageView {
     var search = ""
     var here = ""
     var exportURL = ""
+    var exportWorkbookURL = ""
     var products: [ProductRowView] = []
     var sortOptions: [ListOptionView] = []
     var perPageOptions: [ListOptionView] = []
@@ -47,6 +48,7 @@ struct ProductListView: PageView {
         .list("products") { $0.products },
         .text("here") { $0.here },
         .text("export_url") { $0.exportURL },
+        .text("export_xlsx_url") { $0.exportWorkbookURL },
         .list("sort_options") { $0.sortOptions },
         .list("per_page_options") { $0.perPageOptions },
         .list("show_options") { $0.showOptions },

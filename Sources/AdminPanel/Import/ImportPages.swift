@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import OpenMarketCore
+import Workbook
 
 extension ImportController {
     /// `GET /products/import`
@@ -17,9 +18,10 @@ extension ImportController {
         return try page(view, title: l("import_title"), visit: visit, section: .products, status: status)
     }
 
-    /// `POST /products/import` (multipart `file`, `images`…, `csrf_token`): the preview. Nothing
-    /// is sent to the API; products named by id are read (from the catalog copy, or the API for
-    /// ids the copy does not know and for descriptions, which the copy does not keep).
+    /// `POST /products/import` (multipart `file`: a CSV or an .xlsx workbook; `images`…,
+    /// `csrf_token`): the preview. Nothing is sent to the API; products named by id are read
+    /// (from the catalog copy, or the API for ids the copy does not know and for descriptions,
+    /// which the copy does not keep).
     func importPreview(_ request: HTTPRequest) async throws -> HTTPResponse {
         let form = try await request.multipartForm(limits: MultipartLimits(
             maxParts: 260, maxHeaderBytesPerPart: 8 * 1024, maxFieldBytes: 8 * 1024,
@@ -45,10 +47,9 @@ extension ImportController {
         let records: [CSVReader.Record]
         do {
             // CPU work (up to 5 MiB): on the import's own thread, never on a loop serving requests.
-            records = try await imports.shrinking.run {
-                let text = try CSVTextDecoder.decode(data).text
-                return SpreadsheetRows.numbered(try CSVReader(maxColumns: 100, maxRecords: ImportService.maxRows + 1).read(text))
-            }
+            records = try await imports.shrinking.run { try SpreadsheetFile.records(from: data) }
+        } catch let failure as WorkbookFailure {
+            return try importFormPage(visit: visit, alert: SpreadsheetFile.message(failure, file: fileName, l), status: 422)
         } catch let failure as CSVTextDecoder.Failure {
             let key = switch failure {
             case .binary: "import_error_binary"

@@ -11,6 +11,7 @@ import Testing
         "POST /products editor",
         "GET /products/refresh viewer",
         "GET /products/export.csv viewer",
+        "GET /products/export.xlsx viewer",
         "GET /products/newest.json viewer",
         "POST /products/bulk editor",
         "GET /products/import editor",

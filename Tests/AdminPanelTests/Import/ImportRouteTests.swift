@@ -134,7 +134,7 @@ import Testing
         let before = writes.count
 
         let binary = try await Self.preview(harness, csv: TestImages.png(seed: 1))
-        #expect(binary.status == 422 && binary.text.contains("role=\"alert\"") && binary.text.contains("not a text file"))
+        #expect(binary.status == 422 && binary.text.contains("role=\"alert\"") && binary.text.contains("is neither text (CSV) nor an Excel workbook (.xlsx)"))
         let latin1 = try await Self.preview(harness, csv: Data([0x6E, 0x61, 0x6D, 0x65, 0x0A, 0xFF, 0xFE, 0x0A]))
         #expect(latin1.status == 422 && latin1.text.contains("neither UTF-8 nor Korean"))
         let wide = try await Self.preview(harness, csv: Data(("name\n" + String(repeating: "x,", count: 9_999) + "x\n").utf8))

@@ -3,6 +3,7 @@ import Testing
 import TestSupport
 import OpenMarketCore
 @testable import AdminPanel
+import Workbook
 
 /// Whatever the API sends, the panel stays up, answers only 200/303/422/502/504 (never 500),
 /// within the upstream timeout, and one odd product never hides the others: every page is
@@ -67,6 +68,12 @@ import OpenMarketCore
         #expect(csv.status == 200)
         for item in api.readable {
             #expect(csv.text.contains("\n\(item.id),"), "\(dialect) CSV: \(item.label) missing")
+        }
+        let xlsx = try await Self.visit(harness, "export.xlsx", visits) { try await browser.get("/products/export.xlsx") }
+        #expect(xlsx.status == 200)
+        let exportedIDs = Set(try WorkbookReader.read(xlsx.body, limits: WorkbookLimits()).rows.compactMap(\.cells.first))
+        for item in api.readable {
+            #expect(exportedIDs.contains(String(item.id)), "\(dialect) Excel: \(item.label) missing")
         }
 
         // Every product's pages.

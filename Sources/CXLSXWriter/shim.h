@@ -1,0 +1,2 @@
+// libxlsxwriter (libxlsxwriter-dev): writes the catalog export as an .xlsx workbook.
+#include <xlsxwriter.h>
