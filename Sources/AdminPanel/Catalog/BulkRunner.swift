@@ -46,23 +46,32 @@ struct BulkRunner: Sendable {
                 if outcome.done || outcome.reason == "bulk_reason_not_found" { break }
             }
         }
-        let remaining = Array(rest)
-        var results = [Outcome?](repeating: nil, count: remaining.count)
-        await withTaskGroup(of: (Int, Outcome).self) { group in
+        let results = await Self.map(Array(rest), concurrency: concurrency) { product in
+            await self.apply(action, to: product)
+        }
+        return outcomes + results
+    }
+
+    /// `work` on every item, at most `concurrency` at a time, the results in the items' order.
+    /// Every run of many products through the API (bulk actions, a sheet's save) goes through here.
+    static func map<Item: Sendable, Result: Sendable>(_ items: [Item], concurrency: Int,
+                                                      _ work: @escaping @Sendable (Item) async -> Result) async -> [Result] {
+        var results = [Result?](repeating: nil, count: items.count)
+        await withTaskGroup(of: (Int, Result).self) { group in
             var next = 0
             func startNext() {
-                guard next < remaining.count else { return }
+                guard next < items.count else { return }
                 let index = next
                 next += 1
-                group.addTask { (index, await self.apply(action, to: remaining[index])) }
+                group.addTask { (index, await work(items[index])) }
             }
-            for _ in 0..<min(concurrency, remaining.count) { startNext() }
-            while let (index, outcome) = await group.next() {
-                results[index] = outcome
+            for _ in 0..<min(max(1, concurrency), items.count) { startNext() }
+            while let (index, result) = await group.next() {
+                results[index] = result
                 startNext()
             }
         }
-        return outcomes + results.compactMap { $0 }
+        return results.compactMap { $0 }
     }
 
     private func apply(_ action: BulkSelection.Action, to product: CatalogProduct) async -> Outcome {

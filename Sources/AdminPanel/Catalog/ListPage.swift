@@ -194,6 +194,7 @@ extension CatalogController {
         view.search = query.search
         view.here = here
         view.exportURL = query.exportURL
+        view.sheetURL = SheetController.url(query)
         view.sortOptions = CatalogSort.allCases.map { sort in
             ListOptionView(value: sort.rawValue, label: l(Self.sortKey(sort)), chosen: sort == query.sort)
         }

@@ -10,6 +10,8 @@ struct ProductListView: PageView {
     var search = ""
     var here = ""
     var exportURL = ""
+    /// The same products as a sheet (`/products/sheet`, the list's query).
+    var sheetURL = ""
     var products: [ProductRowView] = []
     var sortOptions: [ListOptionView] = []
     var perPageOptions: [ListOptionView] = []
@@ -45,6 +47,7 @@ struct ProductListView: PageView {
         .list("products") { $0.products },
         .text("here") { $0.here },
         .text("export_url") { $0.exportURL },
+        .text("sheet_url") { $0.sheetURL },
         .list("sort_options") { $0.sortOptions },
         .list("per_page_options") { $0.perPageOptions },
         .list("show_options") { $0.showOptions },

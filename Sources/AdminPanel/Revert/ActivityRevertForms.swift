@@ -2,7 +2,7 @@ import Foundation
 import HTMLTemplates
 
 extension ActivityController {
-    /// The activity list's items: single rows, and the rows of one bulk run grouped under an
+    /// The activity list's items: single rows, and the rows of one bulk run or sheet save grouped under an
     /// element `data-bulk-run="{run id}"` with the run's revert form. Writers get a revert form
     /// (`data-revert`) on every edit and bulk row that changed fields; viewers get none.
     func activityItems(_ records: [ActivityRecord], visit: Visit, presenter: ActivityRowPresenter) -> [ActivityItemView] {
@@ -24,7 +24,7 @@ extension ActivityController {
         var index = records.startIndex
         while index < records.endIndex {
             let record = records[index]
-            guard record.entry.action == "bulk", let run = record.entry.runID else {
+            guard record.entry.action == "bulk" || record.entry.action == "sheet", let run = record.entry.runID else {
                 items.append(ActivityItemView(row: row(record), run: nil))
                 index += 1
                 continue
@@ -35,7 +35,8 @@ extension ActivityController {
             let revertable = members.contains { RevertController.isRevertable($0.entry) }
             items.append(ActivityItemView(row: nil, run: ActivityRunView(
                 id: run,
-                label: l("safety_bulk_run_label", ["count": l.number(members.count)]),
+                label: l(record.entry.action == "sheet" ? "sheet_run_label" : "safety_bulk_run_label",
+                         ["count": l.number(members.count)]),
                 rows: members.map(row),
                 revert: canWrite && revertable
                     ? form("/activity/bulk/\(run)/revert", l("safety_revert_run"), "revert-run-password-\(run)") : nil)))
