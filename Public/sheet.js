@@ -39,7 +39,9 @@
       row.inputs.push(input);
       if (!input) continue;
       const was = tr.querySelector(`input[type=hidden][name="${row.id}.was.${FIELDS[column]}"]`);
-      cellsByInput.set(input, { row, column, field: FIELDS[column], was, error: null });
+      // `loaded` is the value the sheet was loaded with; `changed` and `saved` mirror the marks.
+      cellsByInput.set(input, { row, column, field: FIELDS[column], was, loaded: was ? was.value : "", error: null,
+        changed: input.hasAttribute("data-changed"), saved: input.hasAttribute("data-sheet-saved") });
     }
     const unit = tr.querySelector(".sheet__unit");
     if (unit && unit.textContent.trim() === "$") row.currency = "USD";
@@ -66,8 +68,14 @@
     const text = new Intl.NumberFormat("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(amount);
     return (currency === "USD" ? "$" : "₩") + text;
   }
-  const segmenter = window.Intl && Intl.Segmenter ? new Intl.Segmenter() : null;
+  // Characters as a reader counts them (the core counts Swift Characters). Most names (Hangul
+  // syllables, Latin) have one code unit per character; only combining marks, joiners, variation
+  // selectors and surrogate pairs need the (slow to start) segmenter.
+  const NEEDS_SEGMENTER = /[\u0300-\u036f\u1100-\u11ff\u200c\u200d\u20d0-\u20ff\ud800-\udfff\ufe00-\ufe0f\ufe20-\ufe2f]/;
+  let segmenter = null;
   function characters(text) {
+    if (!NEEDS_SEGMENTER.test(text)) return text.length;
+    if (!segmenter && window.Intl && Intl.Segmenter) segmenter = new Intl.Segmenter();
     if (segmenter) { let n = 0; for (const _ of segmenter.segment(text)) n += 1; return n; }
     return Array.from(text).length;
   }
@@ -82,16 +90,16 @@
     if (x === null || y === null) return a.trim() === b.trim();
     return x === y;
   }
-  function loadedValue(cell) { return cell.was ? cell.was.value : ""; }
+  function loadedValue(cell) { return cell.loaded; }
   function isChanged(input) {
     const cell = cellsByInput.get(input);
-    return !same(cell.field, input.value, loadedValue(cell));
+    return !same(cell.field, input.value, cell.loaded);
   }
 
   // ---- Checks, by the form's rules. Only a changed cell is judged (a loaded value is the API's).
   function cellProblem(input) {
     const cell = cellsByInput.get(input);
-    if (!isChanged(input)) return null;
+    if (!cell.changed) return null;
     const row = cell.row;
     const text = input.value.trim();
     switch (cell.field) {
@@ -108,7 +116,7 @@
         if (price === null || !(price > 0)) return T("price", { example: row.currency === "USD" ? "12.50" : "12,000" });
         if (fractionBeyond(row.currency, price)) return T(row.currency === "USD" ? "cents" : "whole-won");
         const discount = amountOf(row, 2);
-        if (discount !== null && discount > price && !isChanged(row.inputs[2])) {
+        if (discount !== null && discount > price && !(row.inputs[2] && cellsByInput.get(row.inputs[2]).changed)) {
           return T("price-under", { discount: formatMoney(discount, row.currency) });
         }
         return null;
@@ -139,11 +147,20 @@
 
   // ---- Marks: data-changed, aria-invalid with the reason in the title, the counter, the summary.
   const invalid = new Set();
-  function refreshCell(input) {
+  // Marks change only when their state flips: a paste of 800 cells writes no attribute twice.
+  function markChanged(input) {
     const cell = cellsByInput.get(input);
     const changed = isChanged(input);
+    if (changed === cell.changed) return;
+    cell.changed = changed;
     if (changed) input.setAttribute("data-changed", ""); else input.removeAttribute("data-changed");
-    input.removeAttribute("data-sheet-saved");
+    if (changed && cell.saved) {
+      cell.saved = false;
+      input.removeAttribute("data-sheet-saved");
+    }
+  }
+  function refreshCell(input) {
+    const cell = cellsByInput.get(input);
     const problem = cellProblem(input);
     if (problem === cell.error) return;
     cell.error = problem;
@@ -162,6 +179,7 @@
   }
   // A change to a price or discount can make its neighbour right or wrong.
   function refreshRow(row) {
+    for (const input of row.inputs) if (input) markChanged(input);
     for (const input of row.inputs) if (input) refreshCell(input);
   }
 
@@ -170,7 +188,7 @@
     const products = new Set();
     for (const row of rows) {
       for (const input of row.inputs) {
-        if (input && input.hasAttribute("data-changed")) { cells += 1; products.add(row); }
+        if (input && cellsByInput.get(input).changed) { cells += 1; products.add(row); }
       }
     }
     if (counter) {
@@ -339,7 +357,7 @@
       return;
     }
     for (const [input, cell] of cellsByInput) {
-      const keep = input.hasAttribute("data-changed");
+      const keep = cell.changed;
       input.disabled = !keep;
       if (cell.was) cell.was.disabled = !keep;
     }
@@ -367,7 +385,7 @@
         cell.error = serverError.textContent;
         invalid.add(input);
       }
-      if (isChanged(input)) input.setAttribute("data-changed", "");
+      markChanged(input);
     }
   }
   refreshSummary();
