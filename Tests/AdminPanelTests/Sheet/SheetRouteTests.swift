@@ -68,9 +68,9 @@ import OpenMarketSandbox
         #expect(list.text.contains("href=\"/products/sheet?page=1&amp;q=product&amp;sort=oldest\" data-sheet-link"))
         let sheet = try await browser.get("/products/sheet?sort=oldest&per_page=200")
         #expect(sheet.status == 200)
-        #expect(sheet.text.contains("<table class=\"sheet\" data-sheet>"))
+        #expect(sheet.text.contains("<table class=\"sheet\" data-sheet role=\"table\">"))
         for product in setup.mine {
-            #expect(sheet.text.contains("<tr data-sheet-row=\"\(product.id)\">"))
+            #expect(sheet.text.contains("<tr data-sheet-row=\"\(product.id)\" role=\"row\">"))
             for field in ["name", "price", "discounted_price", "stock"] {
                 #expect(sheet.text.contains("name=\"\(product.id).\(field)\""))
                 #expect(sheet.text.contains("data-sheet-cell=\"\(product.id):\(field)\""))
@@ -78,7 +78,7 @@ import OpenMarketSandbox
             }
         }
         let foreignID = setup.foreign.id
-        #expect(sheet.text.contains("<tr data-sheet-row=\"\(foreignID)\">"))
+        #expect(sheet.text.contains("<tr data-sheet-row=\"\(foreignID)\" role=\"row\">"))
         #expect(!sheet.text.contains("name=\"\(foreignID).price\""))
         #expect(sheet.text.contains("₩5,000"))
         #expect(sheet.text.contains("data-sheet-back"))
@@ -186,7 +186,7 @@ import OpenMarketSandbox
         let answer = try await harness.browser.post("/products/sheet", form: Self.form(sheet, typing: [
             "\(mine[0].id).stock": "11", "\(mine[1].id).stock": "12"]))
         #expect(answer.status == 200)
-        #expect(answer.text.contains("<tr data-sheet-row=\"\(mine[1].id)\" data-sheet-failed>"))
+        #expect(answer.text.contains("<tr data-sheet-row=\"\(mine[1].id)\" role=\"row\" data-sheet-failed>"))
         #expect(answer.text.contains("role=\"alert\" data-sheet-summary"))
         #expect(answer.text.contains("data-sheet-saved=\"\(mine[0].id):stock\""))
         #expect(try await harness.api.product(id: mine[0].id).stock == 11)
@@ -216,6 +216,6 @@ import OpenMarketSandbox
         Teardown.add { await harness.stop() }
         let page = try await harness.browser.get("/products/sheet")
         #expect(page.status == 200 && page.text.contains("data-sheet-unavailable"))
-        #expect(page.text.contains("password") && !page.text.contains("data-sheet>"))
+        #expect(page.text.contains("password") && !page.text.contains("data-sheet "))
     }
 }
