@@ -99,7 +99,7 @@ extension SheetController {
             cells.append(SheetCellView(
                 id: product.id, field: field.rawValue, label: labels[index], editable: true, value: value, was: was,
                 unit: field == .price || field == .discountedPrice ? unit : nil,
-                changed: !EditMerge.same(field.editField, value, was),
+                changed: !SheetRowInput.same(field, value, was),
                 saved: state.saved.contains(key), error: state.errors[key], conflict: state.conflicts[key],
                 rowFailure: index == 0 ? state.failures[product.id] : nil))
         }

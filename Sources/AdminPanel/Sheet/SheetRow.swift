@@ -29,8 +29,18 @@ struct SheetRowInput: Sendable, Equatable {
         SheetField.allCases.filter { field in
             guard let text = typed[field] else { return false }
             guard let before = was[field] ?? loaded?[field.editField] else { return true }
-            return !EditMerge.same(field.editField, text, before)
+            return !Self.same(field, text, before)
         }
+    }
+
+    /// Whether two texts of a column mean one value: the edit form's rule (`EditMerge.same`),
+    /// with stock read as sellers type it too (`1,200` is 1200).
+    static func same(_ field: SheetField, _ a: String, _ b: String) -> Bool {
+        if field == .stock, let x = a.isEmpty ? 0 : ProductFormValues.wholeNumber(a),
+           let y = b.isEmpty ? 0 : ProductFormValues.wholeNumber(b) {
+            return x == y
+        }
+        return EditMerge.same(field.editField, a, b)
     }
 
     /// Every row of a posted sheet: fields named `{id}.{field}` and `{id}.was.{field}`; anything

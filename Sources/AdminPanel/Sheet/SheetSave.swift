@@ -169,9 +169,9 @@ extension SheetController {
                 let edit = field.editField
                 let typed = plan.row.typed[field] ?? ""
                 let was = plan.row.was[field] ?? plan.loaded[edit]
-                if EditMerge.same(edit, now[edit], typed) {
+                if SheetRowInput.same(field, now[edit], typed) {
                     outcome.saved.append(field)
-                } else if !EditMerge.same(edit, now[edit], was) {
+                } else if !SheetRowInput.same(field, now[edit], was) {
                     outcome.conflicts.append((field, now[edit]))
                 } else {
                     sent.append(field)
