@@ -93,17 +93,22 @@ extension SheetController {
             case .discountedPrice: loaded = Money.inputValue(product.discountedPrice)
             case .stock: loaded = String(product.stock)
             }
-            let key = SheetState.Cell(id: product.id, field: field)
-            let value = state.typed[key] ?? loaded
-            let was = state.was[key] ?? loaded
-            cells.append(SheetCellView(
-                id: product.id, field: field.rawValue, label: labels[index], editable: true, value: value, was: was,
-                unit: field == .price || field == .discountedPrice ? unit : nil,
-                changed: !SheetRowInput.same(field, value, was),
-                saved: state.saved.contains(key), error: state.errors[key], conflict: state.conflicts[key],
-                rowFailure: index == 0 ? state.failures[product.id] : nil))
+            var cell = SheetCellView(id: product.id, field: field.rawValue, label: labels[index], editable: true,
+                                     value: loaded, was: loaded, unit: field == .price || field == .discountedPrice ? unit : nil)
+            // A plain GET has nothing to lay over: no lookups, no parsing (a 200-row sheet has 800 cells).
+            if state.isPosted {
+                let key = SheetState.Cell(id: product.id, field: field)
+                cell.value = state.typed[key] ?? loaded
+                cell.was = state.was[key] ?? loaded
+                cell.changed = cell.value != cell.was && !SheetRowInput.same(field, cell.value, cell.was)
+                cell.saved = state.saved.contains(key)
+                cell.error = state.errors[key]
+                cell.conflict = state.conflicts[key]
+                cell.rowFailure = index == 0 ? state.failures[product.id] : nil
+            }
+            cells.append(cell)
         }
-        return SheetRowView(id: product.id, cells: cells, failure: state.failures[product.id])
+        return SheetRowView(id: product.id, cells: cells, failure: state.isPosted ? state.failures[product.id] : nil)
     }
 
     /// A posted product the copy no longer lists: what was typed, read-only, and the failure.

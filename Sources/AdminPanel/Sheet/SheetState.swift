@@ -19,6 +19,9 @@ struct SheetState: Sendable {
     var outcome: SheetOutcomeView?
     var problems: SheetProblemsView?
 
+    /// True when a save brought something back (a GET's sheet has nothing to lay over).
+    var isPosted: Bool { !rowOrder.isEmpty || outcome != nil }
+
     /// Keeps every posted value of these rows.
     mutating func keep(_ rows: [SheetRowInput]) {
         for row in rows {
