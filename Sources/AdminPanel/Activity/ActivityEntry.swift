@@ -19,7 +19,7 @@ struct ActivityEntry: Sendable, Equatable {
     var productID: Int?
     var changes: [FieldChange]
     var detail: String?
-    /// The bulk run a `bulk` row belongs to (`data-bulk-run`), so the run can be reverted at once.
+    /// The run a `bulk` or `sheet` row belongs to (`data-bulk-run`), so the run can be reverted at once.
     var runID: String?
 
     init(person: String, address: String, action: String, productID: Int? = nil,
@@ -47,7 +47,7 @@ struct ActivityEntry: Sendable, Equatable {
 enum ActivityAction {
     static let all = ["sign-in", "sign-in-failed", "sign-out", "register", "edit", "delete", "delete-refused", "bulk",
                       "person-invited", "role-changed", "person-disabled", "password-changed", "session-revoked",
-                      "import", "restore", "revert", "sale-start", "sale-end", "sale-cancelled", "vendor-password-viewed"]
+                      "import", "restore", "revert", "sale-start", "sale-end", "sale-cancelled", "vendor-password-viewed", "sheet"]
 
     /// The catalog key of an action's name (`activity_action_sign-in`…).
     static func labelKey(_ action: String) -> String { "activity_action_" + action }

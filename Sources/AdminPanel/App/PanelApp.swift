@@ -63,6 +63,7 @@ final class PanelApp: Sendable {
     let draftController: DraftController
     let catalogController: CatalogController
     let bulkController: BulkController
+    let sheetController: SheetController
     let importController: ImportController
     let trashController: TrashController
     let revertController: RevertController
@@ -231,6 +232,9 @@ final class PanelApp: Sendable {
                                         activity: activity, saleScheduler: saleScheduler,
                                         catalogController: catalogController, saleSections: saleSections,
                                         trashKeeper: trashKeeper, mediaController: mediaController)
+        sheetController = SheetController(pages: pages, configuration: configuration, client: client, catalog: catalog,
+                                          catalogDatabase: catalogDatabase, vendor: vendor, activity: activity,
+                                          bulkGauge: bulkGauge)
         importController = ImportController(pages: pages, configuration: configuration, client: client,
                                             catalog: catalog, catalogDatabase: catalogDatabase, staging: staging,
                                             spoolDirectory: spoolDirectory, vendor: vendor, activity: activity,

@@ -30,6 +30,10 @@ extension PanelApp {
         // Catalog/BulkPage.swift, Sales/SaleBulk.swift → bulk_result.html (BulkResultView)
         routes.post("/products/bulk", .editor, bodyLimit: .bytes(64 * 1024),
                     page: { app, request in try await app.bulkController.bulkAction(request) })
+        // Sheet/SheetPage.swift, SheetSave.swift → sheet.html (SheetPageView)
+        routes.get("/products/sheet", .viewer, page: { app, request in try await app.sheetController.sheetPage(request) })
+        routes.post("/products/sheet", .editor, bodyLimit: .bytes(1024 * 1024),
+                    page: { app, request in try await app.sheetController.saveSheet(request) })
         // Import/ImportPages.swift, ImportApply.swift, ImportRendering.swift → import.html (ImportFormView), import_preview.html (ImportPreviewView), import_result.html (ImportResultView)
         routes.get("/products/import", .editor, page: { app, request in try await app.importController.importForm(request) })
         // The CSV's 5 MiB plus the photos within the register form's upload limit; a body over it

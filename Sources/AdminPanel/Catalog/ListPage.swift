@@ -200,6 +200,7 @@ extension CatalogController {
         view.here = here
         view.exportURL = query.exportURL
         view.exportWorkbookURL = query.exportWorkbookURL
+        view.sheetURL = SheetController.url(query)
         view.sortOptions = CatalogSort.allCases.map { sort in
             ListOptionView(value: sort.rawValue, label: l(Self.sortKey(sort)), chosen: sort == query.sort)
         }

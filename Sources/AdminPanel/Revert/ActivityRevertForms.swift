@@ -2,7 +2,7 @@ import Foundation
 import HTMLTemplates
 
 extension ActivityController {
-    /// The activity list's items: single rows, and the rows of one bulk run grouped under an
+    /// The activity list's items: single rows, and the rows of one bulk run or sheet save grouped under an
     /// element `data-bulk-run="{run id}"` with the run's revert form. Writers get a revert form
     /// (`data-revert`) on every edit and bulk row that changed fields; viewers get none.
     /// `reverted`: the rows a later revert set back (`ActivityLog.revertedRowIDs`).
@@ -27,7 +27,7 @@ extension ActivityController {
         var index = records.startIndex
         while index < records.endIndex {
             let record = records[index]
-            guard record.entry.action == "bulk", let run = record.entry.runID else {
+            guard record.entry.action == "bulk" || record.entry.action == "sheet", let run = record.entry.runID else {
                 items.append(ActivityItemView(row: row(record), run: nil))
                 index += 1
                 continue
@@ -39,7 +39,8 @@ extension ActivityController {
             let runReverted = !revertable.isEmpty && revertable.allSatisfy { reverted.contains($0.id) }
             items.append(ActivityItemView(row: nil, run: ActivityRunView(
                 id: run,
-                label: l("safety_bulk_run_label", ["count": l.number(members.count)]),
+                label: l(record.entry.action == "sheet" ? "sheet_run_label" : "safety_bulk_run_label",
+                         ["count": l.number(members.count)]),
                 rows: members.map(row),
                 revert: canWrite && !revertable.isEmpty && !runReverted
                     ? form("/activity/bulk/\(run)/revert", l("safety_revert_run"), "revert-run-password-\(run)") : nil,

@@ -4,9 +4,9 @@ import HTTPServer
 import OpenMarketCore
 
 extension RevertController {
-    /// Whether an activity row offers a revert form: edits and bulk changes that changed fields.
+    /// Whether an activity row offers a revert form: edits, bulk changes and sheet saves that changed fields.
     static func isRevertable(_ entry: ActivityEntry) -> Bool {
-        (entry.action == "edit" || entry.action == "bulk") && entry.productID != nil
+        (entry.action == "edit" || entry.action == "bulk" || entry.action == "sheet") && entry.productID != nil
             && entry.changes.contains { EditField(rawValue: $0.field) != nil }
     }
 

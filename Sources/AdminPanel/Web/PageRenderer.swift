@@ -31,7 +31,7 @@ struct PageRenderer: Sendable {
         LoginPageView.self, PasswordSetupView.self, AccountPageView.self, PeoplePageView.self,
         ImportFormView.self, ImportPreviewView.self, ImportResultView.self, TrashPageView.self, BulkResultView.self,
         ProductNewPageView.self, ProductEditPageView.self, ProductDeletePageView.self, DraftsPageView.self,
-        ActivityPageView.self, SalesPageView.self, ProductDetailView.self, RevertResultView.self,
+        ActivityPageView.self, SalesPageView.self, ProductDetailView.self, RevertResultView.self, SheetPageView.self,
     ]
 
     /// The names every panel needs; checked at start so a missing file fails early.

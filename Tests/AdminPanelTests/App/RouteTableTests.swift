@@ -14,6 +14,8 @@ import Testing
         "GET /products/export.xlsx viewer",
         "GET /products/newest.json viewer",
         "POST /products/bulk editor",
+        "GET /products/sheet viewer",
+        "POST /products/sheet editor",
         "GET /products/import editor",
         "POST /products/import editor",
         "GET /products/import/{import} editor",
