@@ -23,6 +23,8 @@ let package = Package(
         // libjpeg-turbo and libpng: the panel shrinks photos over the API's 300 KB itself.
         .systemLibrary(name: "CJPEG", path: "Sources/CJPEG"),
         .systemLibrary(name: "CPNG", path: "Sources/CPNG"),
+        // Area averaging in C for both decoders' rows (header only: fast in debug builds too).
+        .systemLibrary(name: "CAreaAverage", path: "Sources/CAreaAverage"),
 
         .target(name: "OpenMarketCore"),
         // The one home of SQLite access (connections, serial queues, WAL files) for sandbox and panel.
@@ -36,7 +38,7 @@ let package = Package(
         .target(name: "HTTPClient", dependencies: ["NetworkIO", "TLS"]),
         .target(name: "HTMLTemplates"),
         .target(name: "OpenMarketSandbox", dependencies: ["HTTPServer", "NetworkIO", "OpenMarketCore", "SQLiteStore"]),
-        .target(name: "AdminPanel", dependencies: ["HTTPServer", "HTTPClient", "NetworkIO", "HTMLTemplates", "OpenMarketCore", "SQLiteStore", "CSodium", "TLS", "CJPEG", "CPNG"]),
+        .target(name: "AdminPanel", dependencies: ["HTTPServer", "HTTPClient", "NetworkIO", "HTMLTemplates", "OpenMarketCore", "SQLiteStore", "CSodium", "TLS", "CJPEG", "CPNG", "CAreaAverage"]),
 
         .executableTarget(name: "openmarket-admin", dependencies: ["AdminPanel", "HTTPServer", "NetworkIO", "OpenMarketSandbox", "TLS"]),
         .executableTarget(name: "openmarket-sandbox", dependencies: ["HTTPServer", "OpenMarketSandbox"]),
