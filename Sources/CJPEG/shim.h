@@ -34,6 +34,8 @@ typedef struct om_jpeg_reader {
     struct jpeg_progress_mgr progress;
     /// Four bytes a pixel of one row, for CMYK files (converted to RGB here).
     unsigned char *cmyk_row;
+    /// The header was read: a later failure means damaged or missing picture data.
+    int header_read;
     /// The first failure; every later call answers it without touching libjpeg again.
     int failed;
 } om_jpeg_reader;
@@ -66,7 +68,7 @@ static void om_jpeg_count_scans(j_common_ptr info) {
 static inline int om_jpeg_fail(om_jpeg_reader *reader) {
     int code = reader->error.manager.msg_code;
     if (code == JERR_NO_BACKING_STORE || code == JERR_OUT_OF_MEMORY) reader->failed = OM_JPEG_OVER_MEMORY;
-    else if (reader->error.saw_end_of_file || reader->error.saw_damage) reader->failed = OM_JPEG_INCOMPLETE;
+    else if (reader->header_read && (reader->error.saw_end_of_file || reader->error.saw_damage)) reader->failed = OM_JPEG_INCOMPLETE;
     else reader->failed = OM_JPEG_UNREADABLE;
     return reader->failed;
 }
@@ -91,6 +93,7 @@ static inline om_jpeg_reader *om_jpeg_open(const unsigned char *data, unsigned l
     reader->info.progress = &reader->progress;
     jpeg_mem_src(&reader->info, data, size);
     jpeg_read_header(&reader->info, TRUE);
+    reader->header_read = 1;
     *width = (int)reader->info.image_width;
     *height = (int)reader->info.image_height;
     *status = OM_JPEG_OK;

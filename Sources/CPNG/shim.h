@@ -24,8 +24,6 @@ typedef struct om_png_reader {
     const unsigned char *data;
     size_t size;
     size_t offset;
-    /// The file ended before libpng had what it asked for.
-    int ran_out;
     /// The header was read: a later failure means damaged or missing picture data.
     int header_read;
     /// The first failure; every later call answers it without touching libpng again.
@@ -34,10 +32,7 @@ typedef struct om_png_reader {
 
 static void om_png_read_bytes(png_structp png, png_bytep out, size_t count) {
     om_png_reader *reader = (om_png_reader *)png_get_io_ptr(png);
-    if (count > reader->size - reader->offset) {
-        reader->ran_out = 1;
-        png_error(png, "the file ends early");
-    }
+    if (count > reader->size - reader->offset) png_error(png, "the file ends early");
     memcpy(out, reader->data + reader->offset, count);
     reader->offset += count;
 }
@@ -50,7 +45,7 @@ static void om_png_error(png_structp png, png_const_charp message) {
 static void om_png_warning(png_structp png, png_const_charp message) { (void)png; (void)message; }
 
 static inline int om_png_fail(om_png_reader *reader) {
-    reader->failed = (reader->ran_out || reader->header_read) ? OM_PNG_INCOMPLETE : OM_PNG_UNREADABLE;
+    reader->failed = reader->header_read ? OM_PNG_INCOMPLETE : OM_PNG_UNREADABLE;
     return reader->failed;
 }
 

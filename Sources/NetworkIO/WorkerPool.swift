@@ -27,6 +27,8 @@ public final class WorkerPool: Sendable {
 
     private struct State {
         var waiting: [Item] = []
+        /// Items admitted and not yet finished or withdrawn: waiting, or running.
+        var admitted = 0
         var threads = 0
         var nextID: UInt64 = 0
     }
@@ -72,8 +74,8 @@ public final class WorkerPool: Sendable {
     /// Queues the item and starts a thread when fewer than `workers` run; false when the queue is full.
     private func admit(_ item: Item) -> Bool {
         let (admitted, startThread) = state.withLock { state -> (Bool, Bool) in
-            // Items a thread is about to take (one per idle place) do not count as waiting.
-            guard state.waiting.count < maxWaiting + max(0, workers - state.threads) else { return (false, false) }
+            guard state.admitted < workers + maxWaiting else { return (false, false) }
+            state.admitted += 1
             state.waiting.append(item)
             guard state.threads < workers else { return (true, false) }
             state.threads += 1
@@ -87,6 +89,7 @@ public final class WorkerPool: Sendable {
     private func withdraw(_ id: UInt64) {
         let item = state.withLock { state -> Item? in
             guard let index = state.waiting.firstIndex(where: { $0.id == id }) else { return nil }
+            state.admitted -= 1
             return state.waiting.remove(at: index)
         }
         item?.refuse(.gaveUp)
@@ -107,6 +110,7 @@ public final class WorkerPool: Sendable {
             }
             guard let next else { return }
             next.start()
+            state.withLock { $0.admitted -= 1 }
         }
     }
 }
