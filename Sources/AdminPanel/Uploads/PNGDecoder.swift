@@ -55,7 +55,8 @@ enum PNGDecoder {
         let needed = AreaAverager.memory(for: target, channels: channels, rowsInAnyOrder: true)
         guard needed > allowed else { return target }
         let factor = (Double(allowed) / Double(needed)).squareRoot()
-        return ImageDimensions(width: max(1, Int(Double(target.width) * factor)), height: max(1, Int(Double(target.height) * factor)))
+        return ImageDimensions(width: max(1, WholeNumber.clamped(Double(target.width) * factor, rounding: .down)),
+                               height: max(1, WholeNumber.clamped(Double(target.height) * factor, rounding: .down)))
     }
 
     private static func check(_ status: Int32) throws(ImageShrinker.Failure) {
