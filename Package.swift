@@ -28,6 +28,8 @@ let package = Package(
         .systemLibrary(name: "CMinizip", path: "Sources/CMinizip"),
         .systemLibrary(name: "CExpat", path: "Sources/CExpat"),
         .systemLibrary(name: "CXLSXWriter", path: "Sources/CXLSXWriter"),
+        // Area averaging in C for both decoders' rows (header only: fast in debug builds too).
+        .systemLibrary(name: "CAreaAverage", path: "Sources/CAreaAverage"),
 
         .target(name: "OpenMarketCore"),
         // The one home of SQLite access (connections, serial queues, WAL files) for sandbox and panel.
@@ -43,7 +45,7 @@ let package = Package(
         // .xlsx workbooks read (within limits) into rows of text, and a table written as one.
         .target(name: "Workbook", dependencies: ["CMinizip", "CExpat", "CXLSXWriter"]),
         .target(name: "OpenMarketSandbox", dependencies: ["HTTPServer", "NetworkIO", "OpenMarketCore", "SQLiteStore"]),
-        .target(name: "AdminPanel", dependencies: ["HTTPServer", "HTTPClient", "NetworkIO", "HTMLTemplates", "OpenMarketCore", "SQLiteStore", "CSodium", "TLS", "CJPEG", "CPNG", "Workbook"]),
+        .target(name: "AdminPanel", dependencies: ["HTTPServer", "HTTPClient", "NetworkIO", "HTMLTemplates", "OpenMarketCore", "SQLiteStore", "CSodium", "TLS", "CJPEG", "CPNG", "CAreaAverage", "Workbook"]),
 
         .executableTarget(name: "openmarket-admin", dependencies: ["AdminPanel", "HTTPServer", "NetworkIO", "OpenMarketSandbox", "TLS"]),
         .executableTarget(name: "openmarket-sandbox", dependencies: ["HTTPServer", "OpenMarketSandbox"]),

@@ -193,7 +193,7 @@ final class PanelApp: Sendable {
         staticController = StaticController(configuration: configuration, staticFiles: staticFiles,
                                             hostAllowList: hostAllowList, listeningPort: listeningPort)
         healthController = HealthController(configuration: configuration, apiHealth: apiHealth)
-        imageStager = ImageStager(staging: staging, imports: imports)
+        imageStager = ImageStager(staging: staging, photoWorkers: ImageStager.makePhotoWorkers())
         trashKeeper = TrashKeeper(configuration: configuration, client: client, media: media, mediaCache: mediaCache,
                                   transport: transport, trash: trash, safetyFiles: safetyFiles)
         saleSections = SaleSections(configuration: configuration, sales: sales)

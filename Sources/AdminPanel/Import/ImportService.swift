@@ -5,7 +5,8 @@ import SQLiteStore
 /// What the import pages share: the store, the folder of each import's photos
 /// (`DATA/imports/{id}/`, private, kept as long as the import can be applied), the imports being
 /// applied right now (one apply per import at a time, so a double click cannot send a row
-/// twice), and a thread of its own for the CPU-heavy photo shrinking.
+/// twice), and a thread of its own for reading files and spreadsheets (photos are shrunk on
+/// `ImageStager`'s workers).
 final class ImportService: Sendable {
     /// A preview can be applied this long after it was made.
     static let lifetime: TimeInterval = 24 * 3600
@@ -18,6 +19,7 @@ final class ImportService: Sendable {
     let store: ImportStore
     let directory: URL
     let gauge = ConcurrencyGauge()
+    /// The import pages' CPU and file work (reading the spreadsheet, planning, keeping photos).
     let shrinking = BlockingThread()
     private let running = Locked<Set<String>>([])
 

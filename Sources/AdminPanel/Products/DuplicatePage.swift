@@ -34,11 +34,17 @@ extension ProductFormController {
             var filename = ImageStager.safeFilename(URL(string: image.url)?.lastPathComponent ?? "image-\(number)")
             switch fetched[index] {
             case .success(var data, var format):
-                // A JPEG or PNG over the limit is made to fit, as on register without JS.
-                if data.count > ProductRules.maxImageBytes, let fitted = try? await imageStager.shrinkForUpload(data, filename: filename),
-                   let fittedFormat = ImageFormat.detect(fitted.data) {
-                    (data, filename, format) = (fitted.data, fitted.filename, fittedFormat)
-                }
+                // A JPEG or PNG is copied only when it decodes completely, and one over the limit
+                // is made to fit, as on register without JS.
+                do {
+                    let fitted = try await imageStager.shrinkForUpload(data, filename: filename)
+                    if let fittedFormat = ImageFormat.detect(fitted.data) {
+                        (data, filename, format) = (fitted.data, fitted.filename, fittedFormat)
+                    }
+                } catch let failure as ImportImageFailure where !failure.leftToFileChecks {
+                    refused.append(l("duplicate_refused_photo", ["number": number, "reason": l(failure.key, failure.arguments)]))
+                    continue
+                } catch {}
                 if data.count > ProductRules.maxImageBytes {
                     refused.append(l("duplicate_refused_size", ["number": number, "name": filename,
                                                                  "max": String(ProductRules.maxImageBytes / 1024)]))

@@ -10,11 +10,23 @@ import OpenMarketCore
 /// byte of output. JPEG stays JPEG; an opaque PNG becomes a JPEG (a photo saved as PNG would
 /// otherwise need to shrink to a thumbnail), a PNG with transparency stays PNG and only shrinks.
 /// Used by the import, by register without JS and by duplicate.
+///
+/// Whatever the image (up to the pixel rules' 40 MP), its pixels take at most `pixelBudget`: the
+/// decoders deliver the first size directly, row by row (JPEG by DCT scaling, PNG by averaging
+/// rows as they come), so the full-size image never exists. A JPEG or PNG is sent only when it
+/// decodes completely, so files within the limit are decoded too, only to check them.
 enum ImageShrinker {
     enum Failure: Error, Equatable {
         /// GIF, WebP or anything else over the limit: the panel has no encoder for it.
         case unsupported
         case unreadable
+        /// The file ends early or its data is damaged: part of the picture is missing.
+        case incomplete
+        /// Wider, taller or more pixels than the API's pixel rules allow.
+        case outsidePixelRules(ImageDimensions)
+        /// Decoding would need more than `pixelBudget` (a large progressive JPEG keeps every DCT
+        /// coefficient of the image until its last scan).
+        case overMemory
         case cannotFit
     }
 
@@ -24,44 +36,74 @@ enum ImageShrinker {
     }
 
     static let maxSide = 2_048
+    /// Memory one shrink may give to pixels and the decoder's buffers. The largest first size
+    /// (2,048 × 2,048 RGBA) takes 16 MiB, and the encoding steps hold at most three such images.
+    static let pixelBudget = 64 << 20
 
-    /// The file as it is when it fits; else a smaller JPEG or PNG.
+    /// The file as it is when it fits (a JPEG or PNG only once it decoded completely); else a
+    /// smaller JPEG or PNG.
     static func fit(_ data: Data, filename: String, maxBytes: Int = ProductRules.maxImageBytes) throws(Failure) -> Result {
-        guard data.count > maxBytes else { return Result(filename: filename, data: data) }
+        let format = ImageFormat.detect(data)
+        if let size = ImageDimensions.read(data) { try checkPixelRules(size) }
+        guard data.count > maxBytes else {
+            try checkComplete(data, format: format)
+            return Result(filename: filename, data: data)
+        }
         // The script's first size: six bytes of input per byte of output, at most `maxSide`.
         let firstScale = min(1, (Double(maxBytes) * 6 / Double(data.count)).squareRoot())
-        let image: PixelImage
-        switch ImageFormat.detect(data) {
+        let firstSize = { (stored: ImageDimensions) throws(Failure) -> ImageDimensions? in
+            firstSizeOf(stored, scale: firstScale)
+        }
+        var image: PixelImage
+        switch format {
         case .jpeg?:
-            let bytes = [UInt8](data)
-            image = try decodeJPEG(bytes, scale: firstScale).upright(ExifOrientation.read(bytes))
+            guard let decoded = try JPEGDecoder.decode(data, target: firstSize) else { throw .unreadable }
+            image = decoded.upright(ExifOrientation.read([UInt8](data)))
         case .png?:
-            image = try decodePNG(data)
+            guard let decoded = try PNGDecoder.decode(data, target: firstSize) else { throw .unreadable }
+            image = decoded
         default:
             throw .unsupported
         }
-        let asPNG = image.hasTransparency
-        var source = asPNG ? image : image.rgb
-        var scale = min(firstScale * Double(image.sourceLongest) / Double(max(source.width, source.height)),
-                        Double(maxSide) / Double(max(source.width, source.height)), 1)
+        let asPNG = image.channels == 4
         var quality = 90
-        var resized = source
-        var resizedScale = -1.0
         for _ in 0..<24 {
-            if scale != resizedScale {
-                let width = max(1, WholeNumber.clamped(Double(source.width) * scale))
-                let height = max(1, WholeNumber.clamped(Double(source.height) * scale))
-                resized = source.scaled(toWidth: width, height: height)
-                // Later, smaller steps start from this one (a fifth less each time).
-                (source, scale, resizedScale) = (resized, 1, 1)
-            }
-            let encoded = asPNG ? try encodePNG(resized) : try encodeJPEG(resized, quality: quality)
+            let encoded = asPNG ? try encodePNG(image) : try encodeJPEG(image, quality: quality)
             if encoded.count <= maxBytes {
                 return Result(filename: asPNG ? filename : renamed(filename, to: "jpg"), data: encoded)
             }
-            if !asPNG, quality > 55 { quality -= 10 } else { scale *= 0.8 }
+            if !asPNG, quality > 55 {
+                quality -= 10
+            } else {
+                image = image.scaled(toWidth: max(1, WholeNumber.clamped(Double(image.width) * 0.8)),
+                                     height: max(1, WholeNumber.clamped(Double(image.height) * 0.8)))
+            }
         }
         throw .cannotFit
+    }
+
+    /// A JPEG or PNG decoded to the end, its pixels thrown away; other formats are not checked.
+    static func checkComplete(_ data: Data, format: ImageFormat?) throws(Failure) {
+        let nothing = { (_: ImageDimensions) throws(Failure) -> ImageDimensions? in nil }
+        switch format {
+        case .jpeg?: _ = try JPEGDecoder.decode(data, target: nothing)
+        case .png?: _ = try PNGDecoder.decode(data, target: nothing)
+        default: return
+        }
+    }
+
+    /// The size first tried for a stored size: `scale` of it, at most `maxSide` a side, never larger.
+    /// Each first-size pixel averages at most 256 × 256 stored ones (the averaging sums are 32 bits).
+    static func firstSizeOf(_ stored: ImageDimensions, scale: Double) -> ImageDimensions {
+        let longest = max(stored.width, stored.height)
+        let scale = min(scale, Double(maxSide) / Double(longest), 1)
+        let width = max(1, (stored.width + 255) / 256, WholeNumber.clamped(Double(stored.width) * scale))
+        let height = max(1, (stored.height + 255) / 256, WholeNumber.clamped(Double(stored.height) * scale))
+        return ImageDimensions(width: min(width, stored.width), height: min(height, stored.height))
+    }
+
+    static func checkPixelRules(_ size: ImageDimensions) throws(Failure) {
+        guard ProductRules.pixelIssue(file: "", size) == nil else { throw .outsidePixelRules(size) }
     }
 
     /// `photo.png` → `photo.jpg` (the file's content changed type).
@@ -74,67 +116,20 @@ enum ImageShrinker {
         return filename + "." + ext
     }
 
-    // MARK: codecs
+    // MARK: encoders
 
-    /// Decodes with libjpeg's DCT scaling to the smallest of 1/1, 1/2, 1/4, 1/8 that still has
-    /// the pixels `scale` (of the full size) needs (a 12 MP photo decodes at a quarter of the work).
-    static func decodeJPEG(_ bytes: [UInt8], scale: Double = 1) throws(Failure) -> PixelImage {
-        var width: Int32 = 0, height: Int32 = 0
-        guard om_jpeg_size(bytes, UInt(bytes.count), &width, &height) == 0, width > 0, height > 0 else { throw .unreadable }
-        guard ProductRules.pixelIssue(file: "", ImageDimensions(width: Int(width), height: Int(height))) == nil else {
-            throw .unreadable
-        }
-        let longest = Int(max(width, height))
-        let needed = min(Double(maxSide), Double(longest) * scale)
-        var denominator: Int32 = 1
-        while denominator < 8, Double(longest) / Double(denominator * 2) >= needed { denominator *= 2 }
-        var pointer: UnsafeMutablePointer<UInt8>?
-        guard om_jpeg_decode(bytes, UInt(bytes.count), denominator, &pointer, &width, &height) == 0, let pointer else {
-            throw .unreadable
-        }
-        defer { free(pointer) }
-        let count = Int(width) * Int(height) * 3
-        var image = PixelImage(width: Int(width), height: Int(height), channels: 3,
-                               pixels: Array(UnsafeBufferPointer(start: pointer, count: count)))
-        image.sourceLongest = longest
-        return image
-    }
-
-    static func encodeJPEG(_ image: PixelImage, quality: Int) throws(Failure) -> Data {
+    /// RGB (or gray: 1 channel) as a JPEG, baseline unless `progressive`.
+    static func encodeJPEG(_ image: PixelImage, quality: Int, progressive: Bool = false) throws(Failure) -> Data {
+        guard image.channels == 3 || image.channels == 1 else { throw .unreadable }
         var output: UnsafeMutablePointer<UInt8>?
         var length: UInt = 0
         let status = image.pixels.withUnsafeBufferPointer { pixels in
-            om_jpeg_encode(pixels.baseAddress, Int32(image.width), Int32(image.height), Int32(quality), &output, &length)
+            om_jpeg_encode(pixels.baseAddress, Int32(image.width), Int32(image.height), Int32(image.channels),
+                           Int32(quality), progressive ? 1 : 0, &output, &length)
         }
         guard status == 0, let output else { throw .unreadable }
         defer { free(output) }
         return Data(bytes: output, count: Int(length))
-    }
-
-    static func decodePNG(_ data: Data) throws(Failure) -> PixelImage {
-        var image = png_image()
-        image.version = UInt32(PNG_IMAGE_VERSION)
-        let begun = data.withUnsafeBytes { raw in
-            png_image_begin_read_from_memory(&image, raw.baseAddress, raw.count)
-        }
-        guard begun != 0 else { throw .unreadable }
-        guard ProductRules.pixelIssue(file: "", ImageDimensions(width: Int(image.width), height: Int(image.height))) == nil else {
-            png_image_free(&image)
-            throw .unreadable
-        }
-        image.format = OM_PNG_FORMAT_RGBA
-        let count = Int(image.width) * Int(image.height) * 4
-        var pixels = [UInt8](repeating: 0, count: count)
-        let finished = data.withUnsafeBytes { _ in
-            pixels.withUnsafeMutableBufferPointer { buffer in
-                png_image_finish_read(&image, nil, buffer.baseAddress, 0, nil)
-            }
-        }
-        guard finished != 0 else {
-            png_image_free(&image)
-            throw .unreadable
-        }
-        return PixelImage(width: Int(image.width), height: Int(image.height), channels: 4, pixels: pixels)
     }
 
     static func encodePNG(_ source: PixelImage) throws(Failure) -> Data {

@@ -1,12 +1,20 @@
 import Foundation
 import HTTPServer
+import NetworkIO
 import OpenMarketCore
 
 /// Images chosen in a form: checked, shrunk to the API's limit and staged so an error never loses them
 /// (register, v1 edit, duplicate, import).
 struct ImageStager: Sendable {
     let staging: StagedUploads
-    let imports: ImportService
+    /// The photo workers: decoding is CPU work, kept off the event loops and the concurrency pool,
+    /// on two threads so one large photo never stalls everyone's (see `shrinkForUpload`).
+    let photoWorkers: WorkerPool
+
+    /// Two threads on a two-core machine leave the loops their share (the workers run at a lower
+    /// priority); sixteen photos may wait, each at most `photoPatience`.
+    static func makePhotoWorkers() -> WorkerPool { WorkerPool(workers: 2, maxWaiting: 16) }
+    static let photoPatience: Duration = .seconds(30)
 
     /// The last path component of an uploaded file's name, without control characters.
     static func safeFilename(_ name: String) -> String {
@@ -26,11 +34,16 @@ struct ImageStager: Sendable {
         for file in form.files(named: "images") {
             var data = try await staging.read(file)
             var name = Self.safeFilename(file.filename)
-            // Without JS nothing shrank the photo in the browser: a JPEG or PNG over the API's
-            // limit is made to fit here (other formats are refused by name below).
-            if data.count > ProductRules.maxImageBytes, let fitted = try? await shrinkForUpload(data, filename: name) {
+            // A JPEG or PNG is checked to decode completely, and (without JS nothing shrank it in
+            // the browser) one over the API's limit is made to fit here. Other formats, and files
+            // over the pixel rules, are refused by the checks below, which name them.
+            do {
+                let fitted = try await shrinkForUpload(data, filename: name)
                 (data, name) = (fitted.data, fitted.filename)
-            }
+            } catch let failure as ImportImageFailure where !failure.leftToFileChecks {
+                issues.append(failure.fieldIssue)
+                continue
+            } catch is ImportImageFailure {}
             let fileIssues = ProductRules.fileIssues(filename: name, data: data)
             guard fileIssues.isEmpty, let format = ImageFormat.detect(data) else {
                 issues += fileIssues
@@ -67,14 +80,20 @@ struct ImageStager: Sendable {
         return (staged, uploads, issues)
     }
 
-    /// A photo made to fit the API's limit on the import's own thread (shrinking is CPU work: one
-    /// at a time, off the pool that serves requests), for the import, register without JS and
-    /// duplicate; the failure names the file.
+    /// A photo checked and made to fit the API's limit on the photo workers, for the import,
+    /// register without JS and duplicate: a JPEG or PNG only once it decodes completely. The
+    /// failure names the file; a request that waited `photoPatience` for a worker gives up.
     func shrinkForUpload(_ data: Data, filename: String) async throws -> ImageShrinker.Result {
-        let outcome: Result<ImageShrinker.Result, ImageShrinker.Failure> = await imports.shrinking.run {
-            do throws(ImageShrinker.Failure) { return .success(try ImageShrinker.fit(data, filename: filename)) } catch {
-                return .failure(error)
+        let outcome: Result<ImageShrinker.Result, ImageShrinker.Failure>
+        do {
+            outcome = try await photoWorkers.run(waitingAtMost: Self.photoPatience) {
+                do throws(ImageShrinker.Failure) { return .success(try ImageShrinker.fit(data, filename: filename)) } catch {
+                    return .failure(error)
+                }
             }
+        } catch {
+            throw ImportImageFailure(key: "issue_photo_busy", arguments: ["file": filename],
+                                     message: "The panel is busy making other photos smaller, so ‘\(filename)’ was not sent. Try again in a minute.")
         }
         switch outcome {
         case .success(let fitted):
@@ -83,12 +102,22 @@ struct ImageStager: Sendable {
                 throw ImportImageFailure(key: "issue_" + (first.code ?? "image_type"), arguments: first.arguments, message: first.message)
             }
             return fitted
+        case .failure(.outsidePixelRules(let size)):
+            let issue = ProductRules.pixelIssue(file: filename, size)
+            throw ImportImageFailure(key: "issue_" + (issue?.code ?? "image_too_many_pixels"), arguments: issue?.arguments ?? [:],
+                                     message: issue?.message ?? "‘\(filename)’ has too many pixels.")
         case .failure(.unsupported):
-            throw ImportImageFailure(key: "import_reason_photo_unsupported",
+            throw ImportImageFailure(key: "issue_photo_unsupported",
                                      arguments: ["file": filename, "max": String(ProductRules.maxImageBytes / 1024)],
                                      message: "‘\(filename)’ is over \(ProductRules.maxImageBytes / 1024) KB and only JPEG and PNG photos can be made smaller.")
-        case .failure:
-            throw ImportImageFailure(key: "import_reason_photo_unreadable", arguments: ["file": filename],
+        case .failure(.incomplete):
+            throw ImportImageFailure(key: "issue_photo_incomplete", arguments: ["file": filename],
+                                     message: "‘\(filename)’ is cut off or damaged: part of the picture is missing. Save or download it again.")
+        case .failure(.overMemory):
+            throw ImportImageFailure(key: "issue_photo_too_complex", arguments: ["file": filename],
+                                     message: "‘\(filename)’ is a progressive JPEG too large for the panel to read. Save it as a standard JPEG, or with fewer pixels.")
+        case .failure(.unreadable), .failure(.cannotFit):
+            throw ImportImageFailure(key: "issue_photo_unreadable", arguments: ["file": filename],
                                      message: "‘\(filename)’ could not be read as an image.")
         }
     }
@@ -100,4 +129,14 @@ struct ImportImageFailure: Error {
     var arguments: [String: String]
     var message: String
     var reason: String { ImportReason.encode(key, arguments) }
+
+    /// The same failure as a form's error on its images field (every key here is `issue_<code>`).
+    var fieldIssue: FieldIssue {
+        FieldIssue(field: "images", message: message, code: key.hasPrefix("issue_") ? String(key.dropFirst(6)) : key,
+                   arguments: arguments)
+    }
+
+    /// Failures a form leaves to `ProductRules.fileIssues`, which says them in its own words: a
+    /// format the panel cannot shrink, the pixel rules, the size limit.
+    var leftToFileChecks: Bool { key.hasPrefix("issue_image_") || key == "issue_photo_unsupported" }
 }

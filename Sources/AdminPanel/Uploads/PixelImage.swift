@@ -1,20 +1,10 @@
 /// Decoded pixels (8 bits a channel, 3 = RGB or 4 = RGBA, rows top to bottom) and the two
-/// things the shrinker does to them: turn them upright and make them smaller.
+/// things the shrinker does to them after decoding: turn them upright and make them smaller still.
 struct PixelImage: Sendable {
-    init(width: Int, height: Int, channels: Int, pixels: [UInt8]) {
-        self.width = width
-        self.height = height
-        self.channels = channels
-        self.pixels = pixels
-        sourceLongest = max(width, height)
-    }
-
     var width: Int
     var height: Int
     var channels: Int
     var pixels: [UInt8]
-    /// The longest side of the file before a scaled decode (JPEG's DCT scaling), else of the pixels.
-    var sourceLongest = 0
 
     /// Applies an EXIF orientation (2–8), so that orientation 1 describes the result.
     func upright(_ orientation: Int) -> PixelImage {
@@ -44,9 +34,7 @@ struct PixelImage: Sendable {
                 }
             }
         }
-        var turned = PixelImage(width: newWidth, height: newHeight, channels: c, pixels: out)
-        turned.sourceLongest = sourceLongest
-        return turned
+        return PixelImage(width: newWidth, height: newHeight, channels: c, pixels: out)
     }
 
     /// Smaller by averaging each target pixel's box of source pixels (no aliasing from skipped
@@ -90,30 +78,5 @@ struct PixelImage: Sendable {
             }
         }
         return PixelImage(width: newWidth, height: newHeight, channels: c, pixels: out)
-    }
-
-    /// Whether any pixel is not fully opaque (RGBA only).
-    var hasTransparency: Bool {
-        guard channels == 4 else { return false }
-        var index = 3
-        while index < pixels.count {
-            if pixels[index] != 255 { return true }
-            index += 4
-        }
-        return false
-    }
-
-    /// RGBA → RGB (drops alpha; only for opaque images).
-    var rgb: PixelImage {
-        guard channels == 4 else { return self }
-        var out = [UInt8](repeating: 0, count: width * height * 3)
-        for index in 0..<(width * height) {
-            out[index * 3] = pixels[index * 4]
-            out[index * 3 + 1] = pixels[index * 4 + 1]
-            out[index * 3 + 2] = pixels[index * 4 + 2]
-        }
-        var opaque = PixelImage(width: width, height: height, channels: 3, pixels: out)
-        opaque.sourceLongest = sourceLongest
-        return opaque
     }
 }

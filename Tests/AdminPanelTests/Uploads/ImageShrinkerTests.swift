@@ -22,7 +22,10 @@ import Testing
         return PixelImage(width: width, height: height, channels: 3, pixels: pixels)
     }
 
-    static func decoded(_ data: Data) throws -> PixelImage { try ImageShrinker.decodeJPEG([UInt8](data)) }
+    /// A JPEG's pixels at full size.
+    static func decoded(_ data: Data) throws -> PixelImage {
+        try #require(try JPEGDecoder.decode(data, target: { size throws(ImageShrinker.Failure) in size }))
+    }
 
     @Test func aLargeJPEGShrinksUnderTheLimitAndStaysJPEG() throws {
         let big = try ImageShrinker.encodeJPEG(Self.photo(width: 3_000, height: 2_000), quality: 95)
@@ -71,7 +74,9 @@ import Testing
             huge.replaceSubrange(at..<(at + 4), with: [0xEA, 0x60, 0xEA, 0x60])  // 60,000 × 60,000
         }
         huge += Data(count: 400_000)
-        #expect(throws: ImageShrinker.Failure.unreadable) { try ImageShrinker.fit(huge, filename: "huge.jpg") }
+        #expect(throws: ImageShrinker.Failure.outsidePixelRules(ImageDimensions(width: 60_000, height: 60_000))) {
+            try ImageShrinker.fit(huge, filename: "huge.jpg")
+        }
     }
 
     @Test func anOpaquePNGBecomesJPEGAndATransparentOneStaysPNG() throws {
@@ -97,6 +102,8 @@ import Testing
         let result = try ImageShrinker.fit(camera, filename: "IMG_0001.JPG")
         let elapsed = Date().timeIntervalSince(start)
         #expect(result.data.count <= ProductRules.maxImageBytes)
+        // The size the shrinker chose for this photo before it decoded row by row.
+        #expect(ImageDimensions.read(result.data) == ImageDimensions(width: 1_544, height: 1_158))
         print("import benchmark: 12 MP JPEG of \(camera.count / 1024) KB shrunk to \(result.data.count / 1024) KB in \(Int(elapsed * 1000)) ms")
     }
 
