@@ -19,14 +19,14 @@
   const saveButton = form.querySelector("[data-sheet-save]");
 
   // ---- Texts: the page's language, on the form's data-text-* attributes.
-  function T(name, values) {
+  function sheetText(name, values) {
     const key = "text" + name.replace(/(^|-)([a-z])/g, (_, __, c) => c.toUpperCase());
     const text = form.dataset[key] || "";
     return text.replace(/\{([a-z_]+)\}/g, (match, slot) =>
       values && Object.prototype.hasOwnProperty.call(values, slot) ? String(values[slot]) : match);
   }
   function counted(name, count) {
-    return T(count === 1 ? name + "-one" : name, { count: count.toLocaleString("en-US") });
+    return sheetText(count === 1 ? name + "-one" : name, { count: count.toLocaleString("en-US") });
   }
 
   // ---- The grid: one entry per table row, its inputs by column (none for a read-only row).
@@ -104,34 +104,34 @@
     const text = input.value.trim();
     switch (cell.field) {
       case "name": {
-        if (text === "") return T("name-empty");
+        if (text === "") return sheetText("name-empty");
         // eslint-disable-next-line no-control-regex
-        if (/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/.test(input.value)) return T("name-control");
+        if (/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/.test(input.value)) return sheetText("name-control");
         const count = characters(text);
-        if (count < NAME_MIN || count > NAME_MAX) return T("name-length", { min: NAME_MIN, max: NAME_MAX, count });
+        if (count < NAME_MIN || count > NAME_MAX) return sheetText("name-length", { min: NAME_MIN, max: NAME_MAX, count });
         return null;
       }
       case "price": {
         const price = text === "" ? null : parseAmount(text);
-        if (price === null || !(price > 0)) return T("price", { example: row.currency === "USD" ? "12.50" : "12,000" });
-        if (fractionBeyond(row.currency, price)) return T(row.currency === "USD" ? "cents" : "whole-won");
+        if (price === null || !(price > 0)) return sheetText("price", { example: row.currency === "USD" ? "12.50" : "12,000" });
+        if (fractionBeyond(row.currency, price)) return sheetText(row.currency === "USD" ? "cents" : "whole-won");
         const discount = amountOf(row, 2);
         if (discount !== null && discount > price && !(row.inputs[2] && cellsByInput.get(row.inputs[2]).changed)) {
-          return T("price-under", { discount: formatMoney(discount, row.currency) });
+          return sheetText("price-under", { discount: formatMoney(discount, row.currency) });
         }
         return null;
       }
       case "discounted_price": {
         const discount = text === "" ? 0 : parseAmount(text);
-        if (discount === null || discount < 0) return T("discount");
-        if (fractionBeyond(row.currency, discount)) return T(row.currency === "USD" ? "cents" : "whole-won");
+        if (discount === null || discount < 0) return sheetText("discount");
+        if (fractionBeyond(row.currency, discount)) return sheetText(row.currency === "USD" ? "cents" : "whole-won");
         const price = amountOf(row, 1);
-        if (price !== null && price > 0 && discount > price) return T("discount-over", { price: formatMoney(price, row.currency) });
+        if (price !== null && price > 0 && discount > price) return sheetText("discount-over", { price: formatMoney(price, row.currency) });
         return null;
       }
       case "stock": {
         const stock = text === "" ? 0 : parseAmount(text);
-        if (stock === null || stock < 0 || !Number.isInteger(stock)) return T("stock");
+        if (stock === null || stock < 0 || !Number.isInteger(stock)) return sheetText("stock");
         return null;
       }
     }
@@ -192,8 +192,8 @@
       }
     }
     if (counter) {
-      counter.textContent = cells === 0 ? T("none")
-        : T("counter", { changes: counted("changes", cells), products: counted("products", products.size) });
+      counter.textContent = cells === 0 ? sheetText("none")
+        : sheetText("counter", { changes: counted("changes", cells), products: counted("products", products.size) });
     }
     if (!liveProblems) return;
     if (invalid.size === 0) {
@@ -217,7 +217,7 @@
       const item = document.createElement("li");
       const link = document.createElement("a");
       link.href = "#" + input.id;
-      link.textContent = T("problem-item", { name: cell.row.name, field: input.getAttribute("aria-label") || cell.field, message: cell.error });
+      link.textContent = sheetText("problem-item", { name: cell.row.name, field: input.getAttribute("aria-label") || cell.field, message: cell.error });
       item.appendChild(link);
       list.appendChild(item);
     }
@@ -363,7 +363,7 @@
     }
     if (saveButton) {
       saveButton.setAttribute("aria-busy", "true");
-      saveButton.textContent = T("saving");
+      saveButton.textContent = sheetText("saving");
     }
     form.setAttribute("aria-busy", "true");
   });

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPClient
+import OpenMarketCore
 
 /// Fetches one photo an import row names by URL, through the panel's `HTTPClient` (the one door
 /// to the outside): the name is looked up once, every address it has is judged by
@@ -29,7 +30,7 @@ struct ImageFetcher: Sendable {
     func fetch(_ url: URL) async throws -> (filename: String, data: Data) {
         guard let host = url.host, let scheme = url.scheme?.lowercased() else { throw Failure("not_address", message: "not an address") }
         let started = ContinuousClock.now
-        let total = Duration.milliseconds(Int((min(max(timeout, 0.1), 3600) * 1000).rounded()))
+        let total = Duration.milliseconds(WholeNumber.milliseconds(max(timeout, 0.1)))
         let port = url.port ?? (scheme == "https" ? 443 : 80)
         let name = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
         let addresses = await HTTPClient.addresses(of: name, port: port, timeout: total)
@@ -83,7 +84,7 @@ struct ImageFetcher: Sendable {
     }
 
     private var deadlinePassed: Failure {
-        let seconds = timeout.rounded() == timeout ? String(Int(timeout)) : String(timeout)
+        let seconds = WholeNumber.plainDigits(timeout) ?? String(timeout)
         return Failure("deadline", ["seconds": seconds], message: "the photo did not arrive within \(seconds) seconds")
     }
 

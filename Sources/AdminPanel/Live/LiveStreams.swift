@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import OpenMarketCore
 
 /// Everyone's open `/events` streams and the last product events, so a page that reconnects
 /// gets what it missed (`Last-Event-ID`), or `reset` when that is gone.
@@ -45,7 +46,7 @@ final class LiveStreams: Sendable {
     init(now: @escaping @Sendable () -> Date) {
         self.now = now
         let start = now()
-        state = Locked(State(nextID: Int(start.timeIntervalSince1970 * 1000), lastKeepAlive: start))
+        state = Locked(State(nextID: WholeNumber.clamped(start.timeIntervalSince1970 * 1000), lastKeepAlive: start))
     }
 
     /// Open streams right now.
