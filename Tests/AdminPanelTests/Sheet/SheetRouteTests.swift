@@ -96,6 +96,8 @@ import OpenMarketSandbox
         // Meanwhile a colleague changes fields the seller does not touch.
         _ = try await harness.api.update(id: mine[0].id, changes: ProductChanges(name: "Renamed by a colleague"))
         _ = try await harness.api.update(id: mine[2].id, changes: ProductChanges(stock: 42))
+        // The sandbox logs a request after answering it: wait for the colleague's two PATCHes.
+        #expect(await eventually { setup.writes.value == 2 })
         let before = setup.writes.value
         // Without JS every input is posted.
         let answer = try await harness.browser.post("/products/sheet", form: Self.form(sheet, typing: [
@@ -105,6 +107,7 @@ import OpenMarketSandbox
         #expect(answer.text.contains("data-sheet-saved=\"\(mine[1].id):stock\""))
         #expect(answer.text.components(separatedBy: "data-sheet-saved=").count - 1 == 2)
         #expect(answer.text.contains("role=\"status\" data-sheet-summary"))
+        #expect(await eventually { setup.writes.value - before >= 2 })
         #expect(setup.writes.value - before == 2)   // one PATCH per changed product, none for the third
         let first = try await harness.api.product(id: mine[0].id)
         #expect(first.price == 12_000 && first.name == "Renamed by a colleague")
