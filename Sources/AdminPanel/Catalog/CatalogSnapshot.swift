@@ -17,8 +17,6 @@ final class CatalogSnapshot: Sendable {
     /// Products the API sent that could not be read: shown as such on the first page of every
     /// view (they have no values to sort or filter by), never hiding the others.
     let unreadable: [UnreadableProduct]
-    /// The vendors whose products the copy holds (one, for a store that is alone on its API).
-    let vendorIDs: Set<Int>
     /// The currencies the products are priced in (the form asks for one only when USD is among them).
     let currencies: Set<Currency>
 
@@ -38,13 +36,7 @@ final class CatalogSnapshot: Sendable {
         columns = CatalogOrdering.FilterColumns(products)
         searchIndex = CatalogSearchIndex(products)
         newestID = byID.first.map { products[Int($0)].id }
-        vendorIDs = Set(products.map(\.vendorID))
         currencies = Set(products.map(\.currency))
-    }
-
-    /// Whether any product belongs to a vendor other than `ownVendorID` (then "mine only" means something).
-    func hasOtherVendors(than ownVendorID: Int?) -> Bool {
-        vendorIDs.contains { $0 != ownVendorID }
     }
 
     var count: Int { products.count }

@@ -129,11 +129,6 @@ extension CatalogController {
                                            back: BackLink.validated(request.target) ?? query.url(), pageIDs: selectable)
         }
         await addSaleMarks(to: &view, l)
-        // "All vendors / mine only" means nothing for a store alone on its API: shown only when
-        // other vendors' products are listed (or the filter is already on). Its markup stays.
-        let otherVendors = catalog.copy.snapshot().hasOtherVendors(than: ownVendor)
-            || view.products.contains { $0.vendorID != ownVendor }
-        view.vendorFilterHidden = !otherVendors && query.show == .all
 
         // New products since this browser last saw the newest ones: a notice (without JS, this
         // is how it appears; with JS the page also polls /products/newest.json).

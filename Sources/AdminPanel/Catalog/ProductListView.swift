@@ -18,7 +18,6 @@ struct ProductListView: PageView {
     var perPageOptions: [ListOptionView] = []
     var showOptions: [ListOptionView] = []
     /// "All vendors / mine only" kept in the form but not shown: every listed product is the store's own.
-    var vendorFilterHidden = false
     var stockOptions: [ListOptionView] = []
     var currencyOptions: [ListOptionView] = []
     var discountedChecked = false
@@ -55,7 +54,6 @@ struct ProductListView: PageView {
         .list("sort_options") { $0.sortOptions },
         .list("per_page_options") { $0.perPageOptions },
         .list("show_options") { $0.showOptions },
-        .flag("vendor_filter_hidden") { $0.vendorFilterHidden },
         .list("stock_options") { $0.stockOptions },
         .list("currency_options") { $0.currencyOptions },
         .flag("discounted_checked") { $0.discountedChecked },
