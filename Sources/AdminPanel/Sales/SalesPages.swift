@@ -3,7 +3,7 @@ import HTMLTemplates
 import HTTPServer
 import OpenMarketCore
 
-/// Scheduled discounts (design.md "Scheduled discounts"): `GET /sales`, `POST /products/{id}/sales`,
+/// Scheduled discounts: `GET /sales`, `POST /products/{id}/sales`,
 /// `POST /sales/{id}/cancel`, and the product page's `data-product-sales` section. Writes need an
 /// editor (the role middleware refuses every other POST of a viewer). v2 dialects only: with v1
 /// the panel would have to keep product passwords, so these routes explain that instead.
