@@ -31,6 +31,8 @@
 
   // live.js writes its notices with the same texts and particles.
   window.OpenMarketText = T;
+  // sheet.js reads and shows amounts exactly as the product form does.
+  window.OpenMarketAmounts = { parse: parseAmount, fractionBeyond: fractionBeyond, format: formatMoney };
 
   // ---- Korean particles, by the same rules as Sources/AdminPanel/Languages/KoreanParticles.swift:
   // [after a consonant, after a vowel, does ㄹ take the vowel form].

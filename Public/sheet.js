@@ -53,21 +53,7 @@
   rows.forEach((row, index) => { row.index = index; });
 
   // ---- Reading values as sellers type them (the same reading as OpenMarketCore's AmountText).
-  function parseAmount(text) {
-    const match = /^([+\-−]?)[₩￦$]?\s*((?:\d{1,3}(?:,\d{3})+)|\d{1,30})(?:\.(\d+))?\s*원?$/.exec(text.trim());
-    if (!match) return null;
-    const value = Number(match[2].replace(/,/g, "") + (match[3] ? "." + match[3] : ""));
-    if (!Number.isFinite(value)) return null;
-    return match[1] === "-" || match[1] === "−" ? -value : value;
-  }
-  function fractionBeyond(currency, amount) {
-    return currency === "USD" ? Math.abs(amount * 100 - Math.round(amount * 100)) > 1e-6 : amount !== Math.round(amount);
-  }
-  function formatMoney(amount, currency) {
-    const digits = currency === "USD" ? 2 : 0;
-    const text = new Intl.NumberFormat("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(amount);
-    return (currency === "USD" ? "$" : "₩") + text;
-  }
+  const { parse: parseAmount, fractionBeyond, format: formatMoney } = window.OpenMarketAmounts;
   // Characters as a reader counts them (the core counts Swift Characters). Most names (Hangul
   // syllables, Latin) have one code unit per character; only combining marks, joiners, variation
   // selectors and surrogate pairs need the (slow to start) segmenter.
