@@ -32,12 +32,12 @@ ALLOWED = {word.upper() for word in [
     "UTF", "CP",                      # encodings, as Excel's ‘CSV UTF-8’ and Windows' CP949 name them
     "Numbers",                        # Apple's spreadsheet, which has no Korean name
     "JPEG", "PNG", "GIF", "WebP",     # photo formats
-    "B", "KB", "MB",                  # sizes
+    "B", "KB", "MB",                  # sizes (a picked photo's size is shown by the script)
     "API",                            # the marketplace as the panel names it: 오픈마켓 API
-    "URL", "HTTP", "HTTPS",           # addresses (http:// or https:// photo addresses, HTTPS for the console)
-    "ID", "IP",                       # IP 주소, as Korean admin screens write it
-    "UTC", "KST",                     # time zones beside times
-    "Enter", "Tab", "Esc", "Shift",   # keys, by the names printed on them
+    "HTTP", "HTTPS",                  # http:// and https:// photo addresses, the console over HTTPS
+    "IP",                             # IP 주소, as Korean admin screens write it
+    "UTC", "KST",                     # the time zone beside a time
+    "Enter", "Tab", "Esc",            # keys, by the names printed on them (the sheet's hint)
     "Chrome", "Edge", "Firefox", "Safari", "Android", "iOS", "Windows", "macOS", "Linux",  # a session's browser and system
 ]}
 # Not words: file names (the seller's own: 상품.csv, a photo), addresses, command-line options and
@@ -353,7 +353,9 @@ def test_the_draft_and_the_vendor_password_view(store):
     form = driver.find_element(By.CSS_SELECTOR, 'form[action="/account/vendor-password"]')
     form.find_element(By.CSS_SELECTOR, "input[type=password]").send_keys(OWNER[1])
     form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-    wait(driver).until(lambda d: "/account/vendor-password" in d.current_url or d.find_elements(By.CSS_SELECTOR, "[data-vendor-password]"))
+    shown = wait(driver).until(lambda d: d.find_element(By.CSS_SELECTOR, "[data-vendor-password-value]"))
+    assert shown.get_attribute("value") == SECRET
+    driver.find_element(By.CSS_SELECTOR, "[data-copy]").click()   # its copy button answers in words too
     assert words + scan(driver) == []
 
 
@@ -396,6 +398,12 @@ def test_script_texts(store):
     strings = store.driver.execute_script("return JSON.parse(document.body.dataset.strings)")
     found = [(key, re.sub(r"\{[^{}]*\}", " ", value)) for key, value in strings.items() if isinstance(value, str)]
     assert english_words(found) == []
+
+
+def test_the_scan_finds_english_and_spares_product_data():
+    found = [("p", "Save 버튼 · ‘Linen apron’을 저장했습니다 · ₩12,000 KRW · 상품.csv 3행 · https://example.com/a.jpg · --sign-in"),
+             ("button@title", "Delete")]
+    assert [line.split(" ")[0] for line in english_words(found)] == ["Delete", "Save"]
 
 
 def test_every_korean_catalog_text():
