@@ -56,7 +56,7 @@ PRODUCTS = {
 }
 PRODUCT_TEXTS = sorted([text for pair in PRODUCTS.values() for text in pair]
                        + ["수제 유자청 500g", "국산 유자로 만든 유자청입니다.", "호두 쟁반", "겨울 니트 머플러"]
-                       + [SECRET, IDENTIFIER, ZONE], key=len, reverse=True)
+                       + [SECRET, IDENTIFIER], key=len, reverse=True)
 
 # Every text of the page with where it sits. Skipped: scripts and styles, keys and code (`n`,
 # `Enter` are keys, not words), and anything that declares another language (the language switch's
