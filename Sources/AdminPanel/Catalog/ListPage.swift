@@ -127,6 +127,7 @@ extension CatalogController {
             view.bulk = BulkFormState.view(refusal, l, offersSales: salesAvailable,
                                            csrfToken: visit.session?.csrfToken ?? "",
                                            back: BackLink.validated(request.target) ?? query.url(), pageIDs: selectable)
+            view.editExport = LinkView(url: query.editExportWorkbookURL)
         }
         await addSaleMarks(to: &view, l)
 
