@@ -161,6 +161,26 @@ import Testing
         #expect(String(decoding: csv.body.dropFirst(3), as: UTF8.self).hasPrefix(CatalogCSV.header + "\r\n"))
     }
 
+    @Test func viewersGetNeitherTheLinkNorTheFile() async throws {
+        var options = PanelHarness.Options()
+        options.signIn = true
+        let harness = try await PanelHarness.start(options)
+        Teardown.add { await harness.stop() }
+        try await harness.makeProduct(name: "Green tea")
+        try await harness.setUpOwner()
+        let link = try await harness.invite("viewer1", role: "viewer")
+        let viewer = harness.newBrowser()
+        try await harness.accept(link, password: "viewer-password-1", in: viewer)
+        let list = try await viewer.get("/products")
+        #expect(list.status == 200 && list.text.contains("data-export-xlsx") && !list.text.contains("data-export-edit"))
+        #expect(try await viewer.get("/products/export-edit.csv").status == 403)
+        #expect(try await viewer.get("/products/export-edit.xlsx").status == 403)
+        // The owner gets both, on every page of the list.
+        let owner = try await harness.browser.get("/products?page=2")
+        #expect(owner.text.contains("data-export-edit-xlsx"))
+        #expect(try await harness.browser.get("/products/export-edit.csv").status == 200)
+    }
+
     @Test func theListFindsAProductByItsNumber() async throws {
         let harness = try await Self.start()
         let wanted = try await Self.make(harness, "Green tea", description: "Green tea leaves from Jeju.")
