@@ -40,9 +40,9 @@ extension CatalogController {
             throw PageFailure(status: 422, heading: "edit_export_too_many_heading", message: "edit_export_too_many_message",
                               arguments: ["count": l.number(order.count), "max": l.number(ImportService.maxRows)])
         }
-        let ids = order.map { snapshot.products[Int($0)].id }
+        let listed = order.map { snapshot.products[Int($0)] }
         let client = client
-        let reads = await BoundedConcurrency.map(ids, limit: ImportService.concurrency) { id -> Result<ProductDetail, OpenMarketError> in
+        let reads = await BoundedConcurrency.map(listed.map(\.id), limit: ImportService.concurrency) { id -> Result<ProductDetail, OpenMarketError> in
             do throws(OpenMarketError) {
                 let detail = try await client.product(id: id)
                 return .success(detail)
@@ -53,10 +53,13 @@ extension CatalogController {
         var rows: [CatalogEditExport.Row] = []
         rows.reserveCapacity(reads.count)
         let now = configuration.now()
-        for read in reads {
+        for (copy, read) in zip(listed, reads) {
             switch read {
             case .success(let detail):
-                rows.append(CatalogEditExport.Row(product: CatalogProduct(detail, seenAt: now), description: detail.description))
+                var product = CatalogProduct(detail, seenAt: now)
+                // A detail without the vendor's name (v2a) keeps the name the copy learnt.
+                if product.vendorName == nil { product.vendorName = copy.vendorName }
+                rows.append(CatalogEditExport.Row(product: product, description: detail.description))
             case .failure(.notFound):
                 continue
             case .failure(let error):
