@@ -41,7 +41,8 @@ public struct WorkbookWriteFailure: Error, CustomStringConvertible {
 
 /// Writes one table as a one-sheet `.xlsx` workbook with libxlsxwriter: the header bold and
 /// frozen (it stays in view while scrolling) with a filter on it, each column as wide as its
-/// widest cell within bounds, numbers as numbers and text as text.
+/// widest cell within bounds, numbers as numbers and text as text. Columns named read-only get a
+/// grey header, the look spreadsheets give cells that are not to be typed in.
 ///
 /// Rows are asked for one at a time and written in order in libxlsxwriter's constant-memory mode,
 /// so a large table never sits in memory twice; its temporary files go to `temporaryDirectory`.
@@ -49,12 +50,18 @@ public struct WorkbookWriter {
     public var sheetName: String
     public var header: [String]
     public var temporaryDirectory: String
+    /// Indexes of the header's columns shown as read-only.
+    public var readOnlyColumns: Set<Int>
 
-    public init(sheetName: String, header: [String], temporaryDirectory: String) {
+    public init(sheetName: String, header: [String], temporaryDirectory: String, readOnlyColumns: Set<Int> = []) {
         self.sheetName = sheetName
         self.header = header
         self.temporaryDirectory = temporaryDirectory
+        self.readOnlyColumns = readOnlyColumns
     }
+
+    /// The grey of a read-only header (Excel's "White, Background 1, Darker 15%").
+    static let readOnlyFill: UInt32 = 0xD9D9D9
 
     /// Excel's limit for the text of one cell (libxlsxwriter counts it in bytes).
     static let maxCellBytes = 32_767
@@ -75,6 +82,13 @@ public struct WorkbookWriter {
         let sheet = workbook_add_worksheet(workbook, sheetName)
         let bold = workbook_add_format(workbook)
         format_set_bold(bold)
+        // Made only when needed: a workbook without read-only columns keeps exactly its styles.
+        var readOnlyHeader: UnsafeMutablePointer<lxw_format>?
+        if !readOnlyColumns.isEmpty {
+            readOnlyHeader = workbook_add_format(workbook)
+            format_set_bold(readOnlyHeader)
+            format_set_bg_color(readOnlyHeader, Self.readOnlyFill)
+        }
         var numberFormats: [WorkbookNumberFormat: UnsafeMutablePointer<lxw_format>] = [:]
         for format in WorkbookNumberFormat.allCases {
             let cellFormat = workbook_add_format(workbook)
@@ -89,7 +103,8 @@ public struct WorkbookWriter {
         if let sheet {
             var widths = header.map { Self.displayWidth($0) }
             for (column, title) in header.enumerated() {
-                check(worksheet_write_string(sheet, 0, lxw_col_t(column), Self.cellText(title), bold))
+                let format = readOnlyColumns.contains(column) ? readOnlyHeader : bold
+                check(worksheet_write_string(sheet, 0, lxw_col_t(column), Self.cellText(title), format))
             }
             for index in 0..<rowCount {
                 let cells = row(index)

@@ -111,3 +111,69 @@ def test_export_edit_import_previews_exactly_the_edits(panel, browser):
     assert len(by_line) == 3
     # Nothing was sent by the preview.
     assert panel.product(edited["id"]).json()["stock"] == 5
+
+
+EDIT_HEADER_KO = ["상품번호", "상품명", "상세설명", "판매가", "통화", "즉시할인 금액", "재고수량", "판매자 (수정 불가)",
+                  "할인가 (수정 불가)", "등록일 (수정 불가)", "수정일 (수정 불가)", "대표 이미지 주소 (수정 불가)"]
+
+
+def import_preview(browser, panel, path):
+    """Uploads a file on the import form and returns each preview row's outcome and text, by sheet row."""
+    browser.get(panel.url + "/products/import")
+    browser.find_element(By.CSS_SELECTOR, "input[name=file]").send_keys(path)
+    browser.find_element(By.CSS_SELECTOR, "form[data-import-form] button[type=submit]").click()
+    WebDriverWait(browser, 60).until(lambda d: d.find_elements(By.CSS_SELECTOR, "[data-import-row]"))
+    return {int(row.get_attribute("data-import-row")): (row.get_attribute("data-outcome"), row.text)
+            for row in browser.find_elements(By.CSS_SELECTOR, "[data-import-row]")}
+
+
+def test_the_file_for_editing_downloads_in_korean_and_imports_back_unchanged(panel, korean_browser):
+    tea = panel.register("수정용 녹차", price=9000, stock=5)
+    cup = panel.register("수정용 찻잔", price=7000, discounted=500, stock=2)
+    requests.get(panel.url + "/products/refresh?back=/products", timeout=60)
+    with tempfile.TemporaryDirectory(prefix="om-edit-") as folder:
+        # A real download by the browser, from the list's own link (the browser speaks Korean).
+        korean_browser.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": folder})
+        korean_browser.get(panel.url + "/products?q=" + requests.utils.quote("수정용"))
+        link = korean_browser.find_element(By.CSS_SELECTOR, "a[data-export-edit-xlsx]")
+        assert link.text == "수정용 엑셀 받기"
+        assert "q=" in link.get_attribute("href")
+        link.click()
+        path = os.path.join(folder, "products-for-editing.xlsx")
+        WebDriverWait(korean_browser, 60).until(lambda d: os.path.exists(path))
+
+        book = openpyxl.load_workbook(path)
+        sheet = book["products"]
+        assert [cell.value for cell in sheet[1]] == EDIT_HEADER_KO
+        # The read-only headers, and only those, are grey.
+        grey = [cell.fill.fgColor.rgb == "FFD9D9D9" for cell in sheet[1]]
+        assert grey == [False] * 7 + [True] * 5
+        rows = rows_by_id(sheet)
+        assert set(rows) == {tea["id"], cup["id"]}
+        assert rows[tea["id"]][2].value == tea["description"]
+        assert rows[cup["id"]][3].value == 7000 and rows[cup["id"]][5].value == 500
+
+        # Imported as downloaded: every row unchanged, nothing to apply.
+        same = import_preview(korean_browser, panel, path)
+        assert [outcome for outcome, _ in same.values()] == ["unchanged", "unchanged"]
+        assert not korean_browser.find_elements(By.CSS_SELECTOR, "[data-import-apply]")
+
+        # A new description, and a read-only cell typed over: only the description is an edit.
+        rows[tea["id"]][2].value = "제주에서 키운 녹차입니다. 두 번째 수확분."
+        rows[cup["id"]][7].value = "다른 판매자"
+        edited = os.path.join(folder, "edited.xlsx")
+        book.save(edited)
+        preview = import_preview(korean_browser, panel, edited)
+    line_of = {row[0].value: row[0].row for row in sheet.iter_rows(min_row=2)}
+    assert preview[line_of[tea["id"]]][0] == "update"
+    assert "두 번째 수확분" in preview[line_of[tea["id"]]][1]
+    assert preview[line_of[cup["id"]]][0] == "unchanged"
+
+
+def test_the_import_form_offers_the_files_for_editing(panel, korean_browser):
+    korean_browser.get(panel.url + "/products/import")
+    xlsx = korean_browser.find_element(By.CSS_SELECTOR, "a[data-export-edit-xlsx]")
+    csv = korean_browser.find_element(By.CSS_SELECTOR, "a[data-export-edit]")
+    assert xlsx.text == "수정용 엑셀 파일 받기" and csv.text == "수정용 CSV 받기"
+    assert xlsx.get_attribute("href").endswith("/products/export-edit.xlsx")
+    assert csv.get_attribute("href").endswith("/products/export-edit.csv")

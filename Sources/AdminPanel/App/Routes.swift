@@ -26,6 +26,9 @@ extension PanelApp {
         routes.get("/products/refresh", .viewer, page: { app, request in try await app.catalogController.refreshCatalog(request) })
         routes.get("/products/export.csv", .viewer, page: { app, request in try await app.catalogController.exportCatalog(request) })
         routes.get("/products/export.xlsx", .viewer, page: { app, request in try await app.catalogController.exportWorkbook(request) })
+        // Catalog/EditExportPages.swift (the export for editing: CSV, Excel)
+        routes.get("/products/export-edit.csv", .editor, page: { app, request in try await app.catalogController.exportForEditing(request) })
+        routes.get("/products/export-edit.xlsx", .editor, page: { app, request in try await app.catalogController.exportWorkbookForEditing(request) })
         routes.get("/products/newest.json", .viewer, plain: { app, request in try await app.catalogController.newestProduct(request) })
         // Catalog/BulkPage.swift, Sales/SaleBulk.swift → bulk_result.html (BulkResultView)
         routes.post("/products/bulk", .editor, bodyLimit: .bytes(64 * 1024),

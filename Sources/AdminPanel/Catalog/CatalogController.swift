@@ -4,9 +4,10 @@ import HTTPServer
 import OpenMarketCore
 
 /// `/products` (the list from the local copy), `/products/refresh`, `/products/export.csv`,
-/// `/products/export.xlsx` and `/products/newest.json`.
+/// `/products/export.xlsx`, the export for editing (`/products/export-edit.csv`, `.xlsx`) and
+/// `/products/newest.json`.
 ///
-/// Handlers: `ListPage.swift`, `CatalogPages.swift`. `PanelApp` builds it with the dependencies below.
+/// Handlers: `ListPage.swift`, `CatalogPages.swift`, `EditExportPages.swift`. `PanelApp` builds it with the dependencies below.
 struct CatalogController: Sendable, PageHandling {
     let pages: Pages
     let configuration: PanelConfiguration

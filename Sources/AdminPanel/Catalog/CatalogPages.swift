@@ -37,7 +37,7 @@ extension CatalogController {
     }
 
     /// Every product of the view, from a fresh copy (an error page when the API cannot give one).
-    private func exportedProducts(_ query: CatalogQuery, retryURL: String) async throws -> (CatalogSnapshot, [Int32]) {
+    func exportedProducts(_ query: CatalogQuery, retryURL: String) async throws -> (CatalogSnapshot, [Int32]) {
         await catalog.ensureFresh(maxAge: configuration.catalogMaxAge)
         let status = await catalog.status
         guard status.syncedAt != nil else {

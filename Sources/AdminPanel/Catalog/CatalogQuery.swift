@@ -91,6 +91,16 @@ struct CatalogQuery: Sendable, Equatable {
         "/products/export.xlsx?" + Self.encoded(items(includePage: false))
     }
 
+    /// The same view (every page) as a CSV for editing and importing again.
+    var editExportURL: String {
+        "/products/export-edit.csv?" + Self.encoded(items(includePage: false))
+    }
+
+    /// The same view (every page) as an Excel workbook for editing and importing again.
+    var editExportWorkbookURL: String {
+        "/products/export-edit.xlsx?" + Self.encoded(items(includePage: false))
+    }
+
     /// This view with every filter and the search cleared (sort, page size and view kept).
     var cleared: CatalogQuery {
         var query = CatalogQuery()

@@ -37,6 +37,20 @@ final class CatalogWorkbook: Sendable {
         }
     }
 
+    /// The export for editing (`CatalogEditExport`): its header in `language`, the read-only
+    /// columns' headers grey. Same sheet name, so the import finds it as it finds the export's.
+    func makeForEditing(_ rows: [CatalogEditExport.Row], language: Language) async throws -> Data {
+        let directory = directory
+        return try await thread.run {
+            let file = directory.appendingPathComponent("export-\(SecureToken.make(byteCount: 12)).xlsx")
+            defer { try? FileManager.default.removeItem(at: file) }
+            let writer = WorkbookWriter(sheetName: Self.sheetName, header: EditExportColumns.header(language),
+                                        temporaryDirectory: directory.path, readOnlyColumns: EditExportColumns.readOnlyIndexes)
+            try writer.write(to: file.path, rowCount: rows.count) { index in CatalogEditExport.cells(rows[index]) }
+            return try Data(contentsOf: file)
+        }
+    }
+
     /// One product's cells, in the header's order.
     static func cells(_ product: CatalogProduct) -> [WorkbookCell] {
         [
@@ -54,13 +68,13 @@ final class CatalogWorkbook: Sendable {
         ]
     }
 
-    private static func amount(_ value: Double, _ currency: Currency) -> WorkbookCell {
+    static func amount(_ value: Double, _ currency: Currency) -> WorkbookCell {
         guard value.isFinite else { return .empty }
         return .number(value, currency == .KRW ? .grouped : .cents)
     }
 
     /// The API's dates have day precision; a date no spreadsheet can hold stays ISO text.
-    private static func date(_ value: Date) -> WorkbookCell {
+    static func date(_ value: Date) -> WorkbookCell {
         let (year, month, day) = DisplayDate.parts(value)
         guard let date = WorkbookDate(year: year, month: month, day: day) else { return .text(DisplayDate.iso(value)) }
         return .date(date)

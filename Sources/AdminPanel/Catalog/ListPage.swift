@@ -128,6 +128,8 @@ extension CatalogController {
                                            csrfToken: visit.session?.csrfToken ?? "",
                                            back: BackLink.validated(request.target) ?? query.url(), pageIDs: selectable)
         }
+        // The view's file for editing, on every page of it: for people who may import it back.
+        if visit.session?.role.canWrite ?? true { view.editExport = LinkView(url: query.editExportWorkbookURL) }
         await addSaleMarks(to: &view, l)
 
         // New products since this browser last saw the newest ones: a notice (without JS, this

@@ -11,6 +11,8 @@ struct ProductListView: PageView {
     var here = ""
     var exportURL = ""
     var exportWorkbookURL = ""
+    /// The same products as a workbook for editing and importing again (editors only).
+    var editExport: LinkView?
     /// The same products as a sheet (`/products/sheet`, the list's query).
     var sheetURL = ""
     var products: [ProductRowView] = []
@@ -51,6 +53,7 @@ struct ProductListView: PageView {
         .text("export_url") { $0.exportURL },
         .text("export_xlsx_url") { $0.exportWorkbookURL },
         .text("sheet_url") { $0.sheetURL },
+        .optionalView("edit_export") { $0.editExport },
         .list("sort_options") { $0.sortOptions },
         .list("per_page_options") { $0.perPageOptions },
         .list("show_options") { $0.showOptions },

@@ -2,7 +2,8 @@
 /// the contract's names, or the Korean names sellers write (상품명, 판매가, 재고수량…, spaces
 /// inside them ignored). The export's columns are all understood; `vendor`, `bargain_price`, the dates and
 /// `thumbnail_url` are read-only (the API computes or owns them) and ignored, as are columns this
-/// panel does not know (a spreadsheet's own notes).
+/// panel does not know (a spreadsheet's own notes) and every column whose header carries the
+/// export for editing's read-only mark (`판매자 (수정 불가)`, `vendor (read-only)`).
 struct ImportColumns: Sendable, Equatable {
     enum Field: String, CaseIterable, Sendable {
         case id, name, description, price, currency, stock, images
@@ -40,7 +41,7 @@ struct ImportColumns: Sendable, Equatable {
 
     init(header: [String]) throws(Failure) {
         for (index, raw) in header.enumerated() {
-            guard let field = Self.field(named: raw) else { continue }
+            guard !EditExportColumns.isMarkedReadOnly(CSVReader.unprotected(raw)), let field = Self.field(named: raw) else { continue }
             if positions[field] != nil { throw .duplicate(CSVReader.unprotected(raw).trimmingCharacters(in: .whitespaces)) }
             positions[field] = index
         }

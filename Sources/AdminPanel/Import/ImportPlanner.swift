@@ -117,7 +117,7 @@ struct ImportPlanner: Sendable {
             update.name = name
             changes.append(ImportChange(field: "name", old: current.name, new: name))
         }
-        if let description = cell(.description), description != current.description {
+        if let description = cell(.description), !Self.sameDescription(description, current.description) {
             issues += ProductRules.descriptionIssues(description).map { fieldIssue(line, $0) }
             update.description = description
             changes.append(ImportChange(field: "description", old: current.description ?? "", new: description))
@@ -166,6 +166,18 @@ struct ImportPlanner: Sendable {
             }
         }
         return (update, changes, issues)
+    }
+
+    /// A description as read from a file against the API's: equal when only the edges' white
+    /// space (trimmed from every cell) or the kind of line break differs. A workbook's XML turns
+    /// CR LF into LF, a spreadsheet program may do the same to a CSV; neither is an edit.
+    static func sameDescription(_ cell: String, _ current: String?) -> Bool {
+        guard let current else { return false }
+        func normalized(_ text: String) -> String {
+            text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        return cell == current || normalized(cell) == normalized(current)
     }
 
     private func planCreate(_ record: CSVReader.Record, _ columns: ImportColumns) -> ImportRow {

@@ -12,6 +12,8 @@ import Testing
         "GET /products/refresh viewer",
         "GET /products/export.csv viewer",
         "GET /products/export.xlsx viewer",
+        "GET /products/export-edit.csv editor",
+        "GET /products/export-edit.xlsx editor",
         "GET /products/newest.json viewer",
         "POST /products/bulk editor",
         "GET /products/sheet viewer",
