@@ -3,6 +3,7 @@ with JS show the errors alone, then upload a corrected file onto the preview wit
 photos again."""
 import tempfile
 
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -10,7 +11,8 @@ from conftest import png, write_file
 
 
 def wait(driver, seconds=60):
-    return WebDriverWait(driver, seconds)
+    # A page being replaced by the next one leaves stale elements behind: look again.
+    return WebDriverWait(driver, seconds, ignored_exceptions=[StaleElementReferenceException])
 
 
 def outcomes(driver, hook):
