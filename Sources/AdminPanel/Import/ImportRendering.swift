@@ -13,6 +13,8 @@ extension ImportController {
         let l = visit.localizer
         let counts = Dictionary(grouping: plan.rows, by: \.outcome).mapValues(\.count)
         let errorRows = plan.errorRows
+        // `?show=errors` on a preview without error rows shows it whole.
+        let errorsOnly = errorsOnly && !errorRows.isEmpty
         let shown = errorsOnly ? errorRows : plan.rows
         let rows = shown.map { row in
             ImportPreviewRowView(
