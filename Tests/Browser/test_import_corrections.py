@@ -68,17 +68,18 @@ def test_a_corrected_file_keeps_the_photos(panel, korean_browser):
         # Errors only: the good row hides, the error row stays (in place once the script has
         # loaded; a click before that loads the server's `?show=errors` page, the same rows).
         driver.find_element(By.CSS_SELECTOR, "a[data-import-errors-only]").click()
-        wait(driver, 30).until(lambda d: not any(row.is_displayed()
-                                                  for row in d.find_elements(By.CSS_SELECTOR, "[data-import-row='3']")))
+        wait(driver, 30).until(lambda d: d.current_url.endswith("?show=errors")
+                               and d.execute_script("return document.readyState") == "complete"
+                               and not any(row.is_displayed() for row in d.find_elements(By.CSS_SELECTOR, "[data-import-row='3']")))
         assert driver.find_element(By.CSS_SELECTOR, "[data-import-row='2']").is_displayed()
-        assert driver.current_url.endswith("?show=errors")
         # The corrected file alone: no photo chosen again.
         form = driver.find_element(By.CSS_SELECTOR, "form[data-import-corrected]")
         assert "3장" in form.text
         fixed = csv.replace("도마입니다.,,", "도마입니다.,\"25,000\",")
         form.find_element(By.CSS_SELECTOR, "input[name=file]").send_keys(write_file(folder, "fixed.csv", fixed.encode("utf-8")))
         form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-    wait(driver).until(lambda d: outcomes(d, "data-import-row") == {2: "create", 3: "create"})
+    wait(driver).until(lambda d: outcomes(d, "data-import-row") == {2: "create", 3: "create"},
+                       "the corrected file's preview: " + driver.current_url)
     assert not driver.find_elements(By.CSS_SELECTOR, "[data-import-problems]")
     driver.find_element(By.CSS_SELECTOR, "form[data-import-apply] button[type=submit]").click()
     wait(driver).until(lambda d: d.find_elements(By.CSS_SELECTOR, "[data-import-result]"))
