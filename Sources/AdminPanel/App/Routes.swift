@@ -48,6 +48,11 @@ extension PanelApp {
                    plain: { app, request in await app.importController.importStatus(request) })
         routes.post("/products/import/{import}/apply", .editor, bodyLimit: .bytes(16 * 1024),
                     page: { app, request in try await app.importController.importApply(request) })
+        // Import/ImportCorrections.swift (the error rows as CSV; a corrected file → a new preview, 303)
+        routes.get("/products/import/{import}/errors.csv", .editor,
+                   page: { app, request in try await app.importController.importErrorRows(request) })
+        routes.post("/products/import/{import}/file", .editor, bodyLimit: .importUpload,
+                    page: { app, request in try await app.importController.importCorrected(request) })
         // Products/DuplicatePage.swift → product_new.html (ProductNewPageView)
         routes.get("/products/{id}/duplicate", .editor, page: { app, request in try await app.productFormController.duplicateForm(request) })
         // Products/RegisterPage.swift → product_new.html (ProductNewPageView)

@@ -23,24 +23,52 @@ extension ImportController {
     /// (from the catalog copy, or the API for ids the copy does not know and for descriptions,
     /// which the copy does not keep).
     func importPreview(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let form = try await request.multipartForm(limits: MultipartLimits(
-            maxParts: 260, maxHeaderBytesPerPart: 8 * 1024, maxFieldBytes: 8 * 1024,
-            maxFileBytes: max(ImportService.maxFileBytes, configuration.uploadLimit), spoolThreshold: 512 * 1024),
-            spoolDirectory: spoolDirectory)
+        let form = try await importUploadForm(request)
         let session = try await requireCSRF(request, formToken: form.fields["csrf_token"])
         let visit = visit(request, session: session)
         let l = visit.localizer
         guard session.role.canWrite else { throw PageFailure.forbidden("failure_viewer_read_only") }
 
-        // v1 products each have their own password, asked on every change: no batch can hold them.
-        guard configuration.api.dialect != .v1 else {
-            return try importFormPage(visit: visit, alert: l("import_error_v1"), status: 422)
+        let spreadsheet: ImportSpreadsheet
+        switch try await readSpreadsheet(form, l) {
+        case .read(let read): spreadsheet = read
+        case .refused(let message, let status): return try importFormPage(visit: visit, alert: message, status: status)
         }
+        let photos = try await fitPhotos(form)
+        let (plan, id) = try await storePreview(spreadsheet, photos: photos, inherited: [], person: session.person)
+        return try importPreviewPage(plan, importID: id, fileName: spreadsheet.fileName, visit: visit,
+                                     status: plan.hasErrors ? 422 : 200)
+    }
+
+    /// The multipart form of a spreadsheet and its photos (the import's and a corrected file's).
+    func importUploadForm(_ request: HTTPRequest) async throws -> MultipartForm {
+        try await request.multipartForm(limits: MultipartLimits(
+            maxParts: 260, maxHeaderBytesPerPart: 8 * 1024, maxFieldBytes: 8 * 1024,
+            maxFileBytes: max(ImportService.maxFileBytes, configuration.uploadLimit), spoolThreshold: 512 * 1024),
+            spoolDirectory: spoolDirectory)
+    }
+
+    /// A spreadsheet's header and records, read within every limit.
+    struct ImportSpreadsheet: Sendable {
+        var fileName: String
+        var header: CSVReader.Record
+        var rows: [CSVReader.Record]
+    }
+
+    enum SpreadsheetReading: Sendable {
+        case read(ImportSpreadsheet)
+        /// Why the file cannot be previewed, in the reader's language, and the status to answer.
+        case refused(String, status: Int)
+    }
+
+    func readSpreadsheet(_ form: MultipartForm, _ l: Localizer) async throws -> SpreadsheetReading {
+        // v1 products each have their own password, asked on every change: no batch can hold them.
+        guard configuration.api.dialect != .v1 else { return .refused(l("import_error_v1"), status: 422) }
         guard let file = form.files(named: "file").first, file.size > 0 else {
-            return try importFormPage(visit: visit, alert: l("import_error_no_file"), status: 422)
+            return .refused(l("import_error_no_file"), status: 422)
         }
         guard file.size <= ImportService.maxFileBytes else {
-            return try importFormPage(visit: visit, alert: l("import_error_too_large", ["size": "5"]), status: 413)
+            return .refused(l("import_error_too_large", ["size": "5"]), status: 413)
         }
         let fileName = ImageStager.safeFilename(file.filename)
         let data = try await staging.read(file)
@@ -49,60 +77,71 @@ extension ImportController {
             // CPU work (up to 5 MiB): on the import's own thread, never on a loop serving requests.
             records = try await imports.shrinking.run { try SpreadsheetFile.records(from: data) }
         } catch let failure as WorkbookFailure {
-            return try importFormPage(visit: visit, alert: SpreadsheetFile.message(failure, file: fileName, l), status: 422)
+            return .refused(SpreadsheetFile.message(failure, file: fileName, l), status: 422)
         } catch let failure as CSVTextDecoder.Failure {
             let key = switch failure {
             case .binary: "import_error_binary"
             case .unknownEncoding: "import_error_encoding"
             case .empty: "import_error_empty"
             }
-            return try importFormPage(visit: visit, alert: l(key, ["file": fileName]), status: 422)
+            return .refused(l(key, ["file": fileName]), status: 422)
         } catch let failure as CSVReader.Failure {
             let message = switch failure {
             case .tooManyColumns(let line, let max): l("import_error_columns", ["line": l.number(line), "max": l.number(max)])
             case .tooManyRecords(let max): l("import_error_rows", ["max": l.number(max)])
             case .unterminatedQuote(let line): l("import_error_quote", ["line": l.number(line)])
             }
-            return try importFormPage(visit: visit, alert: message, status: 422)
+            return .refused(message, status: 422)
         }
-        guard let header = records.first, records.count > 1 else {
-            return try importFormPage(visit: visit, alert: l("import_error_no_rows"), status: 422)
-        }
-        let rows = Array(records.dropFirst())
+        guard let header = records.first, records.count > 1 else { return .refused(l("import_error_no_rows"), status: 422) }
+        return .read(ImportSpreadsheet(fileName: fileName, header: header, rows: Array(records.dropFirst())))
+    }
 
-        // The photos: each checked by its bytes and pixels, and shrunk when over the API's limit.
-        var uploads: [String: ImportIssue?] = [:]
+    /// The photos of an upload: each checked by its bytes and pixels, and shrunk when over the
+    /// API's limit. `usable` holds the bytes to keep; `issues` why the others cannot be used.
+    struct FittedPhotos: Sendable {
         var usable: [String: Data] = [:]
+        var issues: [String: ImportIssue] = [:]
+    }
+
+    func fitPhotos(_ form: MultipartForm) async throws -> FittedPhotos {
+        var photos = FittedPhotos()
         for image in form.files(named: "images") where image.size > 0 {
             let name = ImageStager.safeFilename(image.filename)
             let bytes = try await staging.read(image)
             do {
                 let fitted = try await imageStager.shrinkForUpload(bytes, filename: name)
-                usable[name] = fitted.data
-                uploads[name] = .some(nil)
+                photos.usable[name] = fitted.data
+                photos.issues[name] = nil
             } catch let failure as ImportImageFailure {
-                uploads[name] = ImportIssue(line: 0, column: "images", key: failure.key, arguments: failure.arguments,
-                                            message: failure.message)
+                photos.usable[name] = nil
+                photos.issues[name] = ImportIssue(line: 0, column: "images", key: failure.key, arguments: failure.arguments,
+                                                  message: failure.message)
             }
         }
+        return photos
+    }
 
-        let existing = await importProducts(for: rows, header: header)
+    /// Plans the spreadsheet against the products it names and stores the preview with every
+    /// usable photo (those uploaded now and those `inherited` from the preview a corrected file
+    /// replaces), so a later correction can use them without choosing them again.
+    func storePreview(_ spreadsheet: ImportSpreadsheet, photos: FittedPhotos, inherited: [(name: String, file: URL)],
+                      person: String) async throws -> (ImportPlan, String) {
+        var uploads: [String: ImportIssue?] = photos.issues.mapValues { .some($0) }
+        for name in photos.usable.keys { uploads[name] = .some(nil) }
+        for photo in inherited { uploads[photo.name] = .some(nil) }
+        let existing = await importProducts(for: spreadsheet.rows, header: spreadsheet.header)
         let planner = ImportPlanner(ownVendorID: configuration.api.dialect == .v1 ? nil : await vendor.id,
                                     products: existing, uploads: uploads)
+        let header = spreadsheet.header, rows = spreadsheet.rows
         var plan = await imports.shrinking.run { planner.plan(header: header.cells, records: rows) }
-        var importID: String?
-        if !plan.hasErrors, !plan.applicable.isEmpty {
-            let id = SecureToken.make()
-            let needed = Set(plan.applicable.compactMap(\.create).flatMap(\.images))
-            let kept = usable.filter { needed.contains($0.key) }.map { (name: $0.key, data: $0.value) }
-            let imports = imports
-            plan.files = try await imports.shrinking.run { try imports.keep(kept, for: id) }
-            try await imports.store.create(id: id, person: session.person, fileName: fileName, plan: plan, at: configuration.now())
-            await imports.trim(person: session.person)
-            importID = id
-        }
-        return try importPreviewPage(plan, importID: importID, fileName: fileName, visit: visit,
-                                     status: plan.hasErrors ? 422 : 200)
+        let id = SecureToken.make()
+        let kept = photos.usable.sorted { $0.key < $1.key }.map { (name: $0.key, data: $0.value) }
+        let imports = imports
+        plan.files = try await imports.shrinking.run { try imports.keep(kept, inherited: inherited, for: id) }
+        try await imports.store.create(id: id, person: person, fileName: spreadsheet.fileName, plan: plan, at: configuration.now())
+        await imports.trim(person: person)
+        return (plan, id)
     }
 
     /// Ids the fresh catalog copy does not know are asked of the API, up to this many per file
@@ -147,14 +186,15 @@ extension ImportController {
         return found
     }
 
-    /// `GET /products/import/{import}`: the preview again, or after an apply each row's outcome.
+    /// `GET /products/import/{import}[?show=errors]`: the preview again (only its error rows with
+    /// `show=errors`), or after an apply each row's outcome.
     func importPage(_ request: HTTPRequest) async throws -> HTTPResponse {
         let visit = await visit(request, create: true)
         let batch = try await ownedImport(request, visit: visit)
         let applied = batch.rows.values.contains { $0.state != .pending }
         if applied { return try importResultPage(batch, visit: visit) }
-        return try importPreviewPage(batch.plan, importID: importOpen(batch) ? batch.id : nil, fileName: batch.fileName,
-                                     visit: visit, status: 200)
+        return try importPreviewPage(batch.plan, importID: batch.id, fileName: batch.fileName, visit: visit, status: 200,
+                                     open: importLive(batch), errorsOnly: request.query["show"] == "errors")
     }
 
     /// `POST /products/import/{import}/apply`: sends every row not done yet, then 303 to the results.
@@ -167,6 +207,12 @@ extension ImportController {
         let batch = try await ownedImport(request, visit: visit)
         guard importOpen(batch) else {
             throw PageFailure(status: 410, heading: "import_expired_heading", message: "import_expired_message")
+        }
+        // The strict default: while rows are in error nothing is sent, unless the seller chose
+        // the second button, which sends only the rows without errors.
+        guard !batch.plan.hasErrors || form["skip_errors"] == "1" else {
+            throw PageFailure(status: 422, heading: "import_errors_refused_heading", message: "import_errors_refused_message",
+                              retryURL: "/products/import/\(batch.id)")
         }
         guard imports.begin(batch.id) else {
             return await redirect(to: "/products/import/\(batch.id)", flash: l("import_flash_running"), session: session)
@@ -197,7 +243,7 @@ extension ImportController {
         return response
     }
 
-    private func ownedImport(_ request: HTTPRequest, visit: Visit) async throws -> ImportStore.Batch {
+    func ownedImport(_ request: HTTPRequest, visit: Visit) async throws -> ImportStore.Batch {
         guard let id = request.pathParameters["import"], id.count <= 64,
               let batch = try await imports.store.batch(id), Secrets.equal(batch.person, visit.session?.person ?? "") else {
             throw PageFailure.notFound()
@@ -206,7 +252,11 @@ extension ImportController {
     }
 
     func importOpen(_ batch: ImportStore.Batch) -> Bool {
+        importLive(batch) && batch.rows.values.contains { $0.state != .done }
+    }
+
+    /// Within its 24 hours: it can be applied, and a corrected file can take its photos.
+    func importLive(_ batch: ImportStore.Batch) -> Bool {
         configuration.now().timeIntervalSince(batch.createdAt) < ImportService.lifetime
-            && batch.rows.values.contains { $0.state != .done }
     }
 }

@@ -8,9 +8,13 @@ struct ImportPlan: Codable, Sendable, Equatable {
     var problems: [ImportIssue] = []
     /// Uploaded photo name → its stored file in the import's folder (already shrunk to fit).
     var files: [String: String] = [:]
+    /// The file's header as the seller wrote it, for the download of the error rows (nil in
+    /// previews stored before it was kept).
+    var header: [String]? = nil
 
     var hasErrors: Bool { !problems.isEmpty || rows.contains { $0.outcome == .error } }
     var applicable: [ImportRow] { rows.filter { $0.outcome == .create || $0.outcome == .update } }
+    var errorRows: [ImportRow] { rows.filter { $0.outcome == .error } }
 }
 
 struct ImportRow: Codable, Sendable, Equatable {
@@ -26,6 +30,8 @@ struct ImportRow: Codable, Sendable, Equatable {
     var issues: [ImportIssue] = []
     var create: ImportNewProduct?
     var update: ImportUpdate?
+    /// An error row's cells as the file had them (the download of the error rows gives them back).
+    var cells: [String]? = nil
 }
 
 struct ImportChange: Codable, Sendable, Equatable {

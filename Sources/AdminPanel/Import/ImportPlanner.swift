@@ -30,24 +30,38 @@ struct ImportPlanner: Sendable {
             columns = try ImportColumns(header: header)
         } catch .duplicate(let name) {
             return ImportPlan(rows: [], problems: [issue(1, name, "import_rule_duplicate_column", [:],
-                                                         "The column \(name) appears twice in the header.")])
+                                                         "The column \(name) appears twice in the header.")], header: header)
         } catch {
             return ImportPlan(rows: [], problems: [issue(1, "", "import_rule_no_columns", [:],
-                "The first line names none of the columns: id, name, description, price, currency, discounted_price, stock, images.")])
+                "The first line names none of the columns: id, name, description, price, currency, discounted_price, stock, images.")],
+                header: header)
         }
-        var plan = ImportPlan(rows: [])
+        var plan = ImportPlan(rows: [], header: header)
+        // Each id's first row, by its place in `plan.rows`.
         var seenIDs: [Int: Int] = [:]
         for record in records {
             var row = planRow(record, columns)
             if let id = row.productID {
-                if let first = seenIDs[id] {
+                if let firstIndex = seenIDs[id] {
+                    let first = plan.rows[firstIndex].line
                     row.outcome = .error
                     row.issues.append(issue(record.line, "id", "import_rule_duplicate_id", ["id": String(id), "first": String(first)],
                                             "The id \(id) is already on line \(first); each product can appear once."))
+                    // The first row is in error too: which of the two the seller meant is theirs to
+                    // say, and applying the rows without errors must not guess.
+                    plan.rows[firstIndex].outcome = .error
+                    plan.rows[firstIndex].create = nil
+                    plan.rows[firstIndex].update = nil
+                    plan.rows[firstIndex].changes = []
+                    plan.rows[firstIndex].issues.append(issue(first, "id", "import_rule_duplicate_id_again",
+                        ["id": String(id), "other": String(record.line)],
+                        "The id \(id) is on line \(record.line) again; each product can appear once."))
+                    plan.rows[firstIndex].cells = records.first { $0.line == first }?.cells
                 } else {
-                    seenIDs[id] = record.line
+                    seenIDs[id] = plan.rows.count
                 }
             }
+            if row.outcome == .error { row.cells = record.cells }
             plan.rows.append(row)
         }
         if !columns.has(.name), plan.rows.contains(where: { $0.productID == nil }) {

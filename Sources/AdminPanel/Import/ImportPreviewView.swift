@@ -12,6 +12,11 @@ struct ImportPreviewView: PageView {
     var hasProblems: Bool
     var nothingToDo: Bool
     var apply: ImportApplyFormView?
+    /// The error rows as links at the top, with "show errors only" and their download.
+    var errors: ImportErrorListView?
+    /// Why a corrected file was refused (the preview stays as it was).
+    var alert: MessageView?
+    var corrected: ImportCorrectedFormView?
     var access = PageAccess()
 
     static let templateFields = ViewFields<ImportPreviewView>([
@@ -23,7 +28,60 @@ struct ImportPreviewView: PageView {
         .flag("has_problems") { $0.hasProblems },
         .flag("nothing_to_do") { $0.nothingToDo },
         .optionalView("apply") { $0.apply },
+        .optionalView("errors") { $0.errors },
+        .optionalView("alert") { $0.alert },
+        .optionalView("corrected") { $0.corrected },
     ] + PageAccess.fields())
+}
+
+/// The preview's error rows, each a link to its row (`#import-row-{line}`) with its reasons.
+struct ImportErrorListView: TemplateView {
+    var heading: String
+    var links: [ImportErrorLinkView]
+    var errorsOnly: Bool
+    var showErrorsURL: String
+    var showAllURL: String
+    var downloadURL: String
+    /// The preview takes a corrected file (it is within its 24 hours).
+    var canCorrect: Bool
+
+    static let templateFields: ViewFields<ImportErrorListView> = [
+        .text("heading") { $0.heading },
+        .list("links") { $0.links },
+        .flag("errors_only") { $0.errorsOnly },
+        .text("show_errors_url") { $0.showErrorsURL },
+        .text("show_all_url") { $0.showAllURL },
+        .text("download_url") { $0.downloadURL },
+        .flag("can_correct") { $0.canCorrect },
+    ]
+}
+
+struct ImportErrorLinkView: TemplateView {
+    var line: Int
+    var label: String
+    var reason: String
+
+    static let templateFields: ViewFields<ImportErrorLinkView> = [
+        .int("line") { $0.line },
+        .text("label") { $0.label },
+        .text("reason") { $0.reason },
+    ]
+}
+
+/// The form for a corrected file on a preview: the file again, photos only if new ones are
+/// needed (the preview's own are kept).
+struct ImportCorrectedFormView: TemplateView {
+    var action: String
+    var csrfToken: String
+    var keptPhotos: Int
+    var keptLabel: String
+
+    static let templateFields: ViewFields<ImportCorrectedFormView> = [
+        .text("action") { $0.action },
+        .text("csrf_token") { $0.csrfToken },
+        .flag("has_kept_photos") { $0.keptPhotos > 0 },
+        .text("kept_label") { $0.keptLabel },
+    ]
 }
 
 /// One record of the file: its outcome, the changes it makes (old → new) and the rules it breaks.
@@ -81,6 +139,10 @@ struct ImportApplyFormView: TemplateView {
     /// The button's words (the preview names the row count; the result page's button has its own).
     var label: String
     var total: Int
+    /// Applies only the rows without errors (`skip_errors=1`): the preview has error rows.
+    var skipErrors: Bool = false
+    /// What applying leaves out (the error rows), said beside the button.
+    var leftOut: String? = nil
 
     static let templateFields: ViewFields<ImportApplyFormView> = [
         .text("action") { "/products/import/\($0.importID)/apply" },
@@ -88,5 +150,7 @@ struct ImportApplyFormView: TemplateView {
         .text("csrf_token") { $0.csrfToken },
         .text("label") { $0.label },
         .int("total") { $0.total },
+        .flag("skip_errors") { $0.skipErrors },
+        .optionalView("left_out") { $0.leftOut.map(TextView.init) },
     ]
 }

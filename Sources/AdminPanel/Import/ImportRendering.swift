@@ -4,11 +4,19 @@ import OpenMarketCore
 
 extension ImportController {
     /// The preview: one row per record with its outcome, changes (old → new) and broken rules;
-    /// the apply form only when nothing is in error. Every cell is a template value (escaped).
-    func importPreviewPage(_ plan: ImportPlan, importID: String?, fileName: String, visit: Visit, status: Int) throws -> HTTPResponse {
+    /// above them the error rows as links, with "show errors only" and their download; the apply
+    /// form while the preview is open: its one button applies everything when nothing is in
+    /// error, else it applies only the rows without errors. A corrected file can be uploaded
+    /// onto it (keeping its photos). Every cell is a template value (escaped).
+    func importPreviewPage(_ plan: ImportPlan, importID: String, fileName: String, visit: Visit, status: Int,
+                           open: Bool = true, errorsOnly: Bool = false, alert: String? = nil) throws -> HTTPResponse {
         let l = visit.localizer
         let counts = Dictionary(grouping: plan.rows, by: \.outcome).mapValues(\.count)
-        let rows = plan.rows.map { row in
+        let errorRows = plan.errorRows
+        // `?show=errors` on a preview without error rows shows it whole.
+        let errorsOnly = errorsOnly && !errorRows.isEmpty
+        let shown = errorsOnly ? errorRows : plan.rows
+        let rows = shown.map { row in
             ImportPreviewRowView(
                 line: row.line, outcome: row.outcome.rawValue, outcomeLabel: Self.importOutcomeLabel(row.outcome, l),
                 isError: row.outcome == .error, name: row.name.isEmpty ? "—" : row.name,
@@ -20,12 +28,25 @@ extension ImportController {
                 },
                 issues: row.issues.map { TextView(text: Self.importIssueText($0, l)) })
         }
+        let base = "/products/import/\(importID)"
         var apply: ImportApplyFormView?
-        if let importID, !plan.hasErrors, !plan.applicable.isEmpty {
+        if open, !plan.applicable.isEmpty {
+            let count = l.number(plan.applicable.count)
             apply = ImportApplyFormView(importID: importID, csrfToken: visit.session?.csrfToken ?? "",
-                                        label: l("import_apply_button", ["count": l.number(plan.applicable.count)]),
-                                        total: plan.applicable.count)
+                                        label: plan.hasErrors ? l.plural("import_apply_valid_button", count: plan.applicable.count)
+                                            : l("import_apply_button", ["count": count]),
+                                        total: plan.applicable.count, skipErrors: plan.hasErrors,
+                                        leftOut: plan.hasErrors ? l.plural("import_errors_left_out", count: errorRows.count) : nil)
         }
+        let errors = errorRows.isEmpty ? nil : ImportErrorListView(
+            heading: l.plural("import_errors_list_heading", count: errorRows.count),
+            links: errorRows.map { row in
+                ImportErrorLinkView(line: row.line,
+                                    label: l("import_errors_row", ["line": l.number(row.line), "name": row.name.isEmpty ? "—" : row.name]),
+                                    reason: row.issues.map { Self.importShortIssue($0, l) }.joined(separator: " · "))
+            },
+            errorsOnly: errorsOnly, showErrorsURL: base + "?show=errors", showAllURL: base, downloadURL: base + "/errors.csv",
+            canCorrect: open)
         let view = ImportPreviewView(
             fileName: fileName,
             summary: l("import_summary", [
@@ -36,7 +57,13 @@ extension ImportController {
             problems: plan.problems.map { TextView(text: Self.importIssueText($0, l)) },
             hasProblems: plan.hasErrors,
             nothingToDo: !plan.hasErrors && plan.applicable.isEmpty,
-            apply: apply)
+            apply: apply,
+            errors: errors,
+            alert: alert.map(MessageView.init),
+            corrected: open ? ImportCorrectedFormView(action: base + "/file", csrfToken: visit.session?.csrfToken ?? "",
+                                                      keptPhotos: plan.files.count,
+                                                      keptLabel: l.plural("import_corrected_kept", count: plan.files.count))
+                : nil)
         return try page(view, title: l("import_preview_title"), visit: visit, section: .products, status: status)
     }
 
@@ -57,13 +84,19 @@ extension ImportController {
                                        reason: reason)
         }
         let done = batch.rows.values.filter { $0.state == .done }.count
+        let errorRows = batch.plan.errorRows.count
         let view = ImportResultView(
             fileName: batch.fileName,
             summary: l("import_result_summary", ["done": l.number(done), "failed": l.number(batch.rows.count - done)]),
             rows: rows,
-            // The button's words are the template's own; the result page has no label.
+            // The button's words are the template's own; the result page has no label. A retry
+            // of rows applied without the error rows stays without them.
             retry: importOpen(batch) ? ImportApplyFormView(importID: batch.id, csrfToken: visit.session?.csrfToken ?? "",
-                                                           label: "", total: batch.rows.count) : nil)
+                                                           label: "", total: batch.rows.count,
+                                                           skipErrors: batch.plan.hasErrors) : nil,
+            leftOut: errorRows == 0 ? nil : ImportLeftOutView(
+                message: l.plural("import_result_left_out", count: errorRows),
+                downloadURL: "/products/import/\(batch.id)/errors.csv"))
         return try page(view, title: l("import_result_title"), visit: visit, section: .products)
     }
 
@@ -94,6 +127,15 @@ extension ImportController {
         case "id": "id"
         default: field
         }
+    }
+
+    /// "price: …" in the reader's language, the column named as on the form (the error list
+    /// names the row already; the download's rows are no longer at their old row).
+    static func importShortIssue(_ issue: ImportIssue, _ l: Localizer) -> String {
+        let rule = l.catalog.texts[issue.key] != nil ? l(issue.key, issue.arguments) : issue.message
+        guard !issue.column.isEmpty else { return rule }
+        let column = issue.column == "id" ? l("import_errors_id_column") : importFieldLabel(issue.column, l)
+        return l("import_errors_reason", ["column": column, "rule": rule])
     }
 
     /// "Line 3, column price: …" in the reader's language (the English text when no translation

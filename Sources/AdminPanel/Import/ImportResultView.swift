@@ -8,6 +8,8 @@ struct ImportResultView: PageView {
     var summary: String
     var rows: [ImportResultRowView]
     var retry: ImportApplyFormView?
+    /// The rows applied without the file's error rows: how many were left out, and their download.
+    var leftOut: ImportLeftOutView?
     var access = PageAccess()
 
     static let templateFields = ViewFields<ImportResultView>([
@@ -15,7 +17,18 @@ struct ImportResultView: PageView {
         .text("summary") { $0.summary },
         .list("rows") { $0.rows },
         .optionalView("retry") { $0.retry },
+        .optionalView("left_out") { $0.leftOut },
     ] + PageAccess.fields())
+}
+
+struct ImportLeftOutView: TemplateView {
+    var message: String
+    var downloadURL: String
+
+    static let templateFields: ViewFields<ImportLeftOutView> = [
+        .text("message") { $0.message },
+        .text("download_url") { $0.downloadURL },
+    ]
 }
 
 /// One applied row: done or failed, and why.

@@ -38,8 +38,18 @@ final class ImportService: Sendable {
     func begin(_ id: String) -> Bool { running.withLock { $0.insert(id).inserted } }
     func end(_ id: String) { running.withLock { _ = $0.remove(id) } }
 
-    /// Writes the photos a preview's creates need, each synced, before the preview is stored.
-    func keep(_ files: [(name: String, data: Data)], for id: String) throws -> [String: String] {
+    /// Photos one preview keeps, with those a corrected file's re-upload carries over: at most
+    /// as many files as one upload can bring, and four uploads' worth of bytes (each photo is
+    /// already shrunk to the API's 300 KB, so a seller adding photos over several re-uploads
+    /// does not reach it; a loop of re-uploads cannot fill the disk).
+    static let maxKeptPhotos = 256
+    static func maxKeptPhotoBytes(uploadLimit: Int) -> Int { 4 * uploadLimit }
+
+    /// Writes a preview's photos, each synced, before the preview is stored: `files` uploaded
+    /// now, `inherited` kept by the preview a corrected file replaces (linked, not copied: the
+    /// bytes stay once on disk; copied where the file system cannot link).
+    func keep(_ files: [(name: String, data: Data)], inherited: [(name: String, file: URL)] = [],
+              for id: String) throws -> [String: String] {
         let folder = folder(id)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
@@ -55,7 +65,25 @@ final class ImportService: Sendable {
             try handle.close()
             stored[file.name] = name
         }
+        for (index, file) in inherited.enumerated() {
+            let name = "\(files.count + index + 1).img"
+            let url = folder.appendingPathComponent(name)
+            do { try FileManager.default.linkItem(at: file.file, to: url) } catch { try FileManager.default.copyItem(at: file.file, to: url) }
+            stored[file.name] = name
+        }
         return stored
+    }
+
+    /// The stored file of a photo a preview keeps (nil for a name that is not one of its own).
+    func file(_ storedName: String, of id: String) -> URL? {
+        guard !storedName.isEmpty, !storedName.contains("/"), storedName != ".", storedName != ".." else { return nil }
+        return folder(id).appendingPathComponent(storedName)
+    }
+
+    /// Removes a preview that was never applied, with its photos (a corrected file replaced it).
+    func discard(_ id: String) async {
+        guard (try? await store.delete(id)) != nil else { return }
+        try? FileManager.default.removeItem(at: folder(id))
     }
 
     func read(_ storedName: String, of id: String) -> Data? {

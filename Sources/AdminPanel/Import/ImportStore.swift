@@ -129,6 +129,16 @@ final class ImportStore: Sendable {
         }
     }
 
+    /// Deletes one import and its rows.
+    func delete(_ id: String) async throws {
+        try await writer.perform { connection in
+            try connection.transaction {
+                try connection.run("DELETE FROM import_rows WHERE import_id = ?", [.text(id)])
+                try connection.run("DELETE FROM import_batches WHERE id = ?", [.text(id)])
+            }
+        }
+    }
+
     /// Imports older than `age` (their files are removed by the caller).
     func purge(olderThan cutoff: Date) async throws -> [String] {
         try await writer.perform { connection in

@@ -23,6 +23,8 @@ import Testing
         "GET /products/import/{import} editor",
         "GET /products/import/{import}/status.json editor",
         "POST /products/import/{import}/apply editor",
+        "GET /products/import/{import}/errors.csv editor",
+        "POST /products/import/{import}/file editor",
         "GET /products/{id}/duplicate editor",
         "GET /products/new editor",
         "GET /products/{id} viewer",

@@ -75,7 +75,11 @@ import Testing
 
     @Test func duplicateAndUnknownIDsAreErrors() throws {
         let plan = try Self.plan("id,stock\n7,1\n8,1\n7,2\nx,1\n")
-        #expect(plan.rows.map(\.outcome) == [.update, .error, .error, .error])
+        // Both rows of a repeated id are errors: which one the seller meant is theirs to say.
+        #expect(plan.rows.map(\.outcome) == [.error, .error, .error, .error])
+        #expect(plan.rows[0].issues.map(\.key) == ["import_rule_duplicate_id_again"])
+        #expect(plan.rows[0].issues[0].arguments["other"] == "4" && plan.rows[0].update == nil && plan.rows[0].changes.isEmpty)
+        #expect(plan.rows[0].cells == ["7", "1"] && plan.applicable.isEmpty)
         #expect(plan.rows[1].issues.map(\.key) == ["import_rule_id_unknown"])
         #expect(plan.rows[2].issues.map(\.key) == ["import_rule_duplicate_id"])
         #expect(plan.rows[2].issues[0].arguments["first"] == "2")
