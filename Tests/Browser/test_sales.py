@@ -122,6 +122,10 @@ def test_a_bulk_booking_is_one_run_whose_sales_are_cancelled_together(seoul_pane
     assert form.get_attribute("data-open") == "3"
     button = form.find_element(By.CSS_SELECTOR, "button")
     assert button.text == "이 예약 3건 모두 취소"
+    # On a phone the button is a whole thumb's target.
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+    assert button.size["height"] >= 43.5 and button.size["width"] >= 43.5
+    browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
     # The script asks first, naming how many; saying no sends nothing.
     button.click()

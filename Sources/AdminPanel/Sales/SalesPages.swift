@@ -47,7 +47,9 @@ struct SalesController: Sendable, PageHandling {
             SaleRunView($0, text: text, canWrite: visit.session?.role.canWrite ?? false, csrfToken: visit.session?.csrfToken ?? "",
                         back: here)
         }
-        let rows = try await saleSections.saleRows(sales, text: text, visit: visit, back: here)
+        var rows = try await saleSections.saleRows(sales, text: text, visit: visit, back: here)
+        // On a run's own page each row's link to that page would lead nowhere new.
+        if run != nil { for index in rows.indices { rows[index].runURL = nil } }
         let groups: [(key: String, title: String, states: Set<Sale.State>)] = [
             ("running", "sales_section_running", [.running]), ("upcoming", "sales_section_upcoming", [.scheduled]),
             ("past", "sales_section_past", [.ended, .cancelled, .failed]),
