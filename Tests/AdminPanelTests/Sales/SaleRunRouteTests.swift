@@ -114,6 +114,25 @@ import TestSupport
         for id in ids { #expect(try await harness.api.product(id: id).discountedPrice == 0) }
     }
 
+    @Test func runningSalesWhoseCancelWaitsForTheAPIAreCountedApart() async throws {
+        let harness = try await PanelHarness.start()
+        Teardown.add { await harness.stop() }
+        let ids = [try await harness.makeProduct(name: "Jar 1").id, try await harness.makeProduct(name: "Jar 2").id]
+        #expect(try await Self.bookTogether(harness, ids, from: 0, to: 3_600).status == 200)
+        for id in ids { try await SalesRouteTests.poll("the start of \(id)") { try await harness.api.product(id: id).discountedPrice == 1_200 } }
+        let run = try await Self.run(of: ids[0], harness)
+        let token = try await harness.csrfToken(from: "/sales")
+        await harness.sandbox?.shutdown()   // the API goes down: each cancel is recorded and retried
+        let cancelled = try await harness.browser.post("/sales/runs/\(run)/cancel", form: [("csrf_token", token)])
+        #expect(cancelled.status == 303 && cancelled.header("Location") == "/sales?run=\(run)")
+        let page = try await harness.browser.get("/sales?run=\(run)").text
+        #expect(page.contains("Cancelled 0 of the 2 discounts booked together. 2 still being cancelled"))
+        // Still running, each failed try shown, as after a single cancel.
+        #expect(page.components(separatedBy: "data-state=\"running\" data-tries=\"").count - 1 == 2)
+        #expect(!page.contains("data-tries=\"0\""))
+        #expect(try await harness.browser.get("/activity").text.contains("2 still being cancelled"))
+    }
+
     @Test func viewersAndRequestsWithoutTheFormTokenAreRefused() async throws {
         let harness = try await PanelHarness.start(PanelHarness.Options(signIn: true))
         Teardown.add { await harness.stop() }
