@@ -91,7 +91,11 @@ struct ActivityDetail: Sendable, Equatable, Codable {
                 out[name] = SaleText(zone: zone, l: l).time(Date(timeIntervalSince1970: seconds))
             }
         }
-        if arguments["zone"] == nil, arguments.keys.contains(where: Self.timeArguments.contains) { out["zone"] = zone.identifier }
+        if let stored = arguments["zone"] {
+            out["zone"] = SaleText.zoneLabel(stored, l: l)
+        } else if arguments.keys.contains(where: Self.timeArguments.contains) {
+            out["zone"] = SaleText.zoneLabel(zone.identifier, l: l)
+        }
         // Two rounds, so a text made of other keys' texts finds them filled, whatever the order.
         for _ in 0..<2 {
             for (name, key) in arguments where name.hasSuffix("_key") {

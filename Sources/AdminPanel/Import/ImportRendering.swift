@@ -96,11 +96,15 @@ extension ImportController {
         }
     }
 
-    /// "Line 3, price: …" in the reader's language (the English text when no translation exists).
+    /// "Line 3, column price: …" in the reader's language (the English text when no translation
+    /// exists). A column is named as that language's sheets head it (Korean: 판매가, the alias a
+    /// Korean file carries; English: the contract's `price`); a header the seller wrote that is
+    /// no field (a duplicated column) is named as written.
     static func importIssueText(_ issue: ImportIssue, _ l: Localizer) -> String {
         let arguments = issue.arguments
         let rule = l.catalog.texts[issue.key] != nil ? l(issue.key, arguments) : issue.message
-        let column = issue.column.isEmpty ? "" : issue.column
+        let columnKey = "import_header_" + issue.column
+        let column = l.catalog.texts[columnKey] != nil ? l(columnKey) : issue.column
         let key = column.isEmpty ? "import_issue_line" : "import_issue_line_column"
         return l(key, ["line": l.number(issue.line), "column": column, "rule": rule])
     }

@@ -90,7 +90,8 @@ extension PeopleController {
         }
         await sessions.revoke(target.idHash)
         await activity.record(ActivityEntry(session, request, action: "session-revoked",
-                                            detail: ActivityDetail("session_revoked", ["browser": target.browser]).stored))
+                                            detail: ActivityDetail("session_revoked", target.browser == SessionStore.unknownBrowser
+                                                ? ["browser_key": "account_browser_unknown"] : ["browser": target.browser]).stored))
         if target.idHash == session.sessionHash {
             var response = HTTPResponse.redirect(to: "/login", status: 303)
             response.setCookie(.expired(SessionStore.cookieName))
@@ -123,7 +124,8 @@ extension PeopleController {
             csrfToken: visit.session?.csrfToken ?? "", person: person,
             roleLabel: l((visit.session?.role ?? .viewer).labelKey), signedIn: visit.session?.signedIn == true,
             sessions: own.map { record in
-                AccountSessionView(handle: String(record.idHash.prefix(16)), address: record.address, browser: record.browser,
+                AccountSessionView(handle: String(record.idHash.prefix(16)), address: record.address,
+                                   browser: record.browser == SessionStore.unknownBrowser ? l("account_browser_unknown") : record.browser,
                                    lastSeen: l.dateTime(record.lastSeen, in: configuration.timeZone),
                                    current: record.idHash == visit.session?.sessionHash)
             },

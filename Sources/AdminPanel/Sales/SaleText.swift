@@ -7,12 +7,19 @@ struct SaleText: Sendable {
     let zone: TimeZone
     let l: Localizer
 
-    /// `Asia/Seoul (UTC+9)`.
+    /// A zone as the reader's language names it where the catalog knows a name (`zone_name_<id>`:
+    /// Asia/Seoul is 한국 시간 on a Korean page), else by its identifier.
+    static func zoneLabel(_ identifier: String, l: Localizer) -> String {
+        let key = "zone_name_" + identifier
+        return l.catalog.texts[key] != nil ? l(key) : identifier
+    }
+
+    /// `Asia/Seoul (UTC+9)`, `한국 시간 (UTC+9)`.
     var zoneName: String {
         let seconds = zone.secondsFromGMT()
         let sign = seconds < 0 ? "−" : "+"
         let hours = abs(seconds) / 3600, minutes = (abs(seconds) % 3600) / 60
-        return zone.identifier + " (UTC" + sign + String(hours) + (minutes > 0 ? ":" + (minutes < 10 ? "0" : "") + String(minutes) : "") + ")"
+        return Self.zoneLabel(zone.identifier, l: l) + " (UTC" + sign + String(hours) + (minutes > 0 ? ":" + (minutes < 10 ? "0" : "") + String(minutes) : "") + ")"
     }
 
     private var calendar: Calendar {
@@ -34,7 +41,7 @@ struct SaleText: Sendable {
     func inputValue(_ date: Date) -> String { SaleRules.localTimeText(date, zone: zone) }
 
     func period(_ start: Date, _ end: Date) -> String {
-        l("sales_period", ["start": time(start), "end": time(end), "zone": zone.identifier])
+        l("sales_period", ["start": time(start), "end": time(end), "zone": Self.zoneLabel(zone.identifier, l: l)])
     }
 
     /// The period's length in its two largest calendar units: `10 years`, `2 days 23 hours`.

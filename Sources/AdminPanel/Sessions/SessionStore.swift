@@ -158,6 +158,10 @@ actor SessionStore {
         if let browser, let system { return "\(browser) · \(system)" }
         if let browser { return browser }
         let cleaned = String(agent.unicodeScalars.filter { $0.value >= 0x20 && $0.value < 0x7F }.map(Character.init))
-        return cleaned.isEmpty ? "unknown browser" : String(cleaned.prefix(60))
+        return cleaned.isEmpty ? unknownBrowser : String(cleaned.prefix(60))
     }
+
+    /// What a session without a readable User-Agent is stored as; pages show it in their own
+    /// language (`account_browser_unknown`).
+    static let unknownBrowser = "unknown browser"
 }

@@ -31,6 +31,15 @@ import Testing
         #expect(ImportColumns.field(named: "상품 정보") == nil)
     }
 
+    @Test func anErrorNamesItsColumnAsTheReadersSheetsHeadIt() {
+        let issue = ImportIssue(line: 4, column: "discounted_price", key: "import_rule_no_such_rule", message: "Too big.")
+        #expect(ImportController.importIssueText(issue, LanguageTests.ko) == "4행 즉시할인 금액 열: Too big.")
+        #expect(ImportController.importIssueText(issue, LanguageTests.en) == "Line 4, column discounted_price: Too big.")
+        // A header the seller wrote that names no field (a duplicated column) is named as written.
+        let written = ImportIssue(line: 1, column: "판매가", key: "import_rule_duplicate_column", message: "")
+        #expect(ImportController.importIssueText(written, LanguageTests.ko).hasPrefix("1행 판매가 열: "))
+    }
+
     @Test func aHeaderErrorIsCountedAndNoEmptyTableIsDrawn() async throws {
         let harness = try await ImportRouteTests.start()
         let preview = try await ImportRouteTests.preview(harness, csv: Data("품목,값\n컵,1000\n".utf8))

@@ -485,6 +485,8 @@ final class FakeSaleAPI: SaleProductAPI, @unchecked Sendable {
         #expect(korean.length(start, start + 86_400 + 23 * 3_600 + 59 * 60 + 59) == "2일")
         #expect(english.time(start) == "Nov 27, 2026 00:00")
         #expect(english.zoneName == "Asia/Seoul (UTC+9)")
+        #expect(korean.zoneName == "한국 시간 (UTC+9)")   // a Korean page names the zone in Korean
+        #expect(korean.period(start, start + 86_400).hasSuffix("(한국 시간)"))
     }
 
     /// `eventually`, failing the test after 20 s.
