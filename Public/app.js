@@ -96,6 +96,12 @@
     root.querySelectorAll("form[data-product-form]").forEach((form) => { form.noValidate = true; });
     root.querySelectorAll("[data-staged-images]").forEach(setUpStagedImages);
     root.querySelectorAll("button[data-copy]").forEach(setUpCopyButton);
+    // A form that undoes many things at once (a run's "cancel all") asks first, naming how many.
+    root.querySelectorAll("form[data-confirm]").forEach((form) => {
+      form.addEventListener("submit", (event) => {
+        if (!window.confirm(form.dataset.confirm)) event.preventDefault();
+      });
+    });
     const shortcutsButton = root.querySelector("[data-shortcuts-open]");
     if (shortcutsButton) {
       shortcutsButton.hidden = false;

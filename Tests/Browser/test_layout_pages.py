@@ -34,7 +34,10 @@ def schedule_sale(driver, panel, product_id, discount, start, end):
     driver.get(f"{panel.url}/products/{product_id}")
     for name, value in (("sale_discount", discount), ("sale_start", local_time(start)), ("sale_end", local_time(end))):
         field = driver.find_element(By.CSS_SELECTOR, f'[data-sale-form] input[name="{name}"]')
-        driver.execute_script("arguments[0].value = arguments[1]", field, value)
+        # The inputs step by minutes; a time with seconds is made the input's own value, so the
+        # browser counts it as a valid step (the server takes seconds).
+        driver.execute_script("arguments[0].setAttribute('value', arguments[1]); arguments[0].value = arguments[1]",
+                              field, value)
     driver.find_element(By.CSS_SELECTOR, "[data-sale-form] button[type=submit]").click()
     wait(driver).until(lambda d: d.find_elements(By.CSS_SELECTOR, "[data-product-sales] [data-state]"))
 

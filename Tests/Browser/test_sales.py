@@ -1,10 +1,12 @@
 """Scheduled discounts in a real browser: a sale of a few seconds set on the detail page starts and
-ends on the sandbox by itself; the bulk action schedules several products at once."""
+ends on the sandbox by itself; the bulk action schedules several products at once, as one run whose
+sales are cancelled together."""
 import datetime
 import tempfile
 
 import pytest
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from conftest import Panel
@@ -91,3 +93,56 @@ def test_the_bulk_action_schedules_the_ticked_products(seoul_panel, browser):
     for product in made:
         item = browser.find_element(By.CSS_SELECTOR, f'[data-product-id="{product["id"]}"]')
         assert item.find_elements(By.CSS_SELECTOR, '[data-sale-badge="scheduled"]')
+
+
+def test_a_bulk_booking_is_one_run_whose_sales_are_cancelled_together(seoul_panel, korean_browser):
+    browser = korean_browser
+    made = [seoul_panel.register(f"Browser run sale {n}", price=30000) for n in range(3)]
+    browser.get(seoul_panel.url + "/products?sort=oldest&per_page=100")
+    browser.find_element(By.CSS_SELECTOR, "[data-refresh]").click()
+    WebDriverWait(browser, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "form[data-bulk]"))
+    for product in made:
+        browser.find_element(By.CSS_SELECTOR, f'input[name="ids"][value="{product["id"]}"]').click()
+    Select(browser.find_element(By.CSS_SELECTOR, "select[name=action]")).select_by_value("schedule-discount")
+    start = browser.find_element(By.CSS_SELECTOR, 'form[data-bulk] input[name="sale_start"]')
+    assert start.get_attribute("step") == "1"
+    fill(browser, "sale_discount", "10%", "form[data-bulk]")
+    fill(browser, "sale_start", local(3600)[:16], "form[data-bulk]")
+    fill(browser, "sale_end", local(7200)[:16], "form[data-bulk]")
+    browser.find_element(By.CSS_SELECTOR, "form[data-bulk] button[type=submit]").click()
+    WebDriverWait(browser, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "[data-bulk-result]"))
+
+    # From the result to the run's sales on /sales.
+    browser.find_element(By.CSS_SELECTOR, "[data-sale-run-link]").click()
+    WebDriverWait(browser, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "[data-cancel-run]"))
+    assert [row.get_attribute("data-state") for row in browser.find_elements(By.CSS_SELECTOR, "[data-sale]")] == ["scheduled"] * 3
+    form = browser.find_element(By.CSS_SELECTOR, "[data-cancel-run]")
+    assert form.get_attribute("data-open") == "3"
+    button = form.find_element(By.CSS_SELECTOR, "button")
+    assert button.text == "이 예약 3건 모두 취소"
+    # On a phone the button is a whole thumb's target.
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+    assert button.size["height"] >= 43.5 and button.size["width"] >= 43.5
+    browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+    # The script asks first, naming how many; saying no sends nothing.
+    button.click()
+    alert = WebDriverWait(browser, 10).until(expected_conditions.alert_is_present())
+    assert "3건" in alert.text
+    alert.dismiss()
+    assert [row.get_attribute("data-state") for row in browser.find_elements(By.CSS_SELECTOR, "[data-sale]")] == ["scheduled"] * 3
+    browser.find_element(By.CSS_SELECTOR, "[data-cancel-run] button").click()
+    WebDriverWait(browser, 10).until(expected_conditions.alert_is_present()).accept()
+    status = WebDriverWait(browser, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, '[role="status"]'))
+    assert "3건 중 3건을 취소했습니다" in status[0].text
+    assert [row.get_attribute("data-state") for row in browser.find_elements(By.CSS_SELECTOR, "[data-sale]")] == ["cancelled"] * 3
+    assert not browser.find_elements(By.CSS_SELECTOR, "[data-cancel-run]")
+
+    # One run on /activity, in Korean, and the cancel recorded.
+    browser.get(seoul_panel.url + "/activity")
+    runs = [run for run in browser.find_elements(By.CSS_SELECTOR, "[data-bulk-run]")
+            if "Browser run sale" in run.text]
+    assert len(runs) == 1
+    assert len(runs[0].find_elements(By.CSS_SELECTOR, '[data-action="bulk"]')) == 3
+    assert "즉시할인 일괄 예약" in runs[0].text and "schedule-discount" not in runs[0].text
+    assert browser.find_elements(By.CSS_SELECTOR, '[data-action="sale-run-cancelled"]')

@@ -12,4 +12,6 @@ struct ActivityController: Sendable, PageHandling {
     let people: PeopleStore
     let catalog: CatalogSync
     let activity: ActivityLog
+    /// The sales a bulk 즉시할인 run booked, for the run's "cancel all".
+    let sales: SaleStore
 }

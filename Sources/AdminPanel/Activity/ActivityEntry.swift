@@ -47,7 +47,8 @@ struct ActivityEntry: Sendable, Equatable {
 enum ActivityAction {
     static let all = ["sign-in", "sign-in-failed", "sign-out", "register", "edit", "delete", "delete-refused", "bulk",
                       "person-invited", "role-changed", "person-disabled", "password-changed", "session-revoked",
-                      "import", "restore", "revert", "sale-start", "sale-end", "sale-cancelled", "vendor-password-viewed", "sheet"]
+                      "import", "restore", "revert", "sale-start", "sale-end", "sale-cancelled", "vendor-password-viewed", "sheet",
+                      "sale-run-cancelled"]
 
     /// The catalog key of an action's name (`activity_action_sign-in`…).
     static func labelKey(_ action: String) -> String { "activity_action_" + action }

@@ -26,7 +26,9 @@ extension ActivityController {
         let everyone = await people.all.map(\.name)
         var view = ActivityPageView()
         let reverted = (try? await activity.revertedRowIDs(among: rows)) ?? []
-        view.items = activityItems(rows, reverted: reverted, visit: visit, presenter: presenter)
+        let runs = rows.compactMap { $0.entry.action == "bulk" ? $0.entry.runID : nil }
+        let saleRuns = (try? await sales.runSummaries(runs)) ?? [:]
+        view.items = activityItems(rows, reverted: reverted, saleRuns: saleRuns, visit: visit, presenter: presenter)
         view.person = person ?? ""
         view.product = product.map(String.init) ?? ""
         // `local` is who acts while sign-in is off; with sign-in on it is nobody to filter by.

@@ -8,6 +8,9 @@ struct ActivityRunView: TemplateView {
     var revert: RevertFormView?
     /// Every row of the run that could be reverted was: marked, and no second revert is offered.
     var reverted = false
+    /// A bulk 즉시할인 run: its sales on `/sales`, and "cancel all" while one is still open.
+    var sales: LinkView?
+    var cancelSales: SaleRunCancelView?
 
     static let templateFields = ViewFields<ActivityRunView>([
         .text("id") { $0.id },
@@ -15,5 +18,7 @@ struct ActivityRunView: TemplateView {
         .list("rows") { $0.rows },
         .optionalView("revert") { $0.revert },
         .flag("reverted") { $0.reverted },
+        .optionalView("sales") { $0.sales },
+        .optionalView("cancel_sales") { $0.cancelSales },
     ])
 }

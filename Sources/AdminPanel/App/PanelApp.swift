@@ -198,7 +198,7 @@ final class PanelApp: Sendable {
                                   transport: transport, trash: trash, safetyFiles: safetyFiles)
         saleSections = SaleSections(configuration: configuration, sales: sales)
         activityController = ActivityController(pages: pages, configuration: configuration, people: people,
-                                                catalog: catalog, activity: activity)
+                                                catalog: catalog, activity: activity, sales: sales)
         draftSaving = DraftSaving(pages: pages, configuration: configuration, staging: staging, drafts: drafts,
                                   safetyFiles: safetyFiles)
         sessionController = SessionController(pages: pages, configuration: configuration, sessions: sessions,
@@ -249,7 +249,7 @@ final class PanelApp: Sendable {
                                             reverts: reverts)
         liveController = LiveController(visitors: pages.visitors, live: live, sessions: sessions, people: people)
         salesController = SalesController(pages: pages, configuration: configuration, client: client, vendor: vendor,
-                                          sales: sales, saleScheduler: saleScheduler,
+                                          sales: sales, saleScheduler: saleScheduler, activity: activity,
                                           productController: productController, saleSections: saleSections)
     }
 

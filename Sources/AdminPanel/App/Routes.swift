@@ -81,6 +81,9 @@ extension PanelApp {
                     page: { app, request in try await app.salesController.scheduleSale(request) })
         routes.post("/sales/{id}/cancel", .editor, bodyLimit: .bytes(16 * 1024),
                     page: { app, request in try await app.salesController.cancelSale(request) })
+        // Sales/SaleRunCancel.swift (redirects)
+        routes.post("/sales/runs/{run}/cancel", .editor, bodyLimit: .bytes(16 * 1024),
+                    page: { app, request in try await app.salesController.cancelRun(request) })
         // Guards/StaticFastPath.swift: Public/ through the server's static route
         routes.get(staticPattern, .anyone, plain: { app, request in app.staticController.asset(request) })
         // Sessions/SignIn.swift → login.html (LoginPageView)

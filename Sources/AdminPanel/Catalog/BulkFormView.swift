@@ -20,8 +20,8 @@ struct BulkFormView: TemplateView {
         .text("discount_value") { $0.values["discounted_price"] ?? "" },
         .text("amount_value") { $0.values["amount"] ?? "" },
         .text("sale_discount_value") { $0.values["sale_discount"] ?? "" },
-        .text("sale_start_value") { $0.values["sale_start"] ?? "" },
-        .text("sale_end_value") { $0.values["sale_end"] ?? "" },
+        .text("sale_start_value") { SaleForm.minuteValue($0.values["sale_start"] ?? "") },
+        .text("sale_end_value") { SaleForm.minuteValue($0.values["sale_end"] ?? "") },
         .flag("select_all_checked") { $0.selectAllChecked },
     ]
 }

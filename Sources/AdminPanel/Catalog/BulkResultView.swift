@@ -9,6 +9,8 @@ struct BulkResultView: PageView {
     var rows: [BulkResultRowView]
     /// The list the seller came from (validated by `BackLink`).
     var backURL: String
+    /// A bulk 즉시할인's sales on `/sales` (with the run's "cancel all").
+    var saleRun: LinkView?
     var access = PageAccess()
 
     static let templateFields = ViewFields<BulkResultView>([
@@ -16,6 +18,7 @@ struct BulkResultView: PageView {
         .text("summary") { $0.summary },
         .list("rows") { $0.rows },
         .text("back_url") { $0.backURL },
+        .optionalView("sale_run") { $0.saleRun },
     ] + PageAccess.fields())
 }
 

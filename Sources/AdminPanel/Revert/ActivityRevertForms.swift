@@ -5,9 +5,10 @@ extension ActivityController {
     /// The activity list's items: single rows, and the rows of one bulk run or sheet save grouped under an
     /// element `data-bulk-run="{run id}"` with the run's revert form. Writers get a revert form
     /// (`data-revert`) on every edit and bulk row that changed fields; viewers get none.
-    /// `reverted`: the rows a later revert set back (`ActivityLog.revertedRowIDs`).
-    func activityItems(_ records: [ActivityRecord], reverted: Set<Int> = [], visit: Visit,
-                       presenter: ActivityRowPresenter) -> [ActivityItemView] {
+    /// `reverted`: the rows a later revert set back (`ActivityLog.revertedRowIDs`). `saleRuns`: the
+    /// runs that booked discounts (bulk 즉시할인), which offer "cancel all" instead of a revert.
+    func activityItems(_ records: [ActivityRecord], reverted: Set<Int> = [], saleRuns: [String: SaleRuns.Summary] = [:],
+                       visit: Visit, presenter: ActivityRowPresenter) -> [ActivityItemView] {
         let l = visit.localizer
         let canWrite = visit.session?.role.canWrite ?? false
         let token = visit.session?.csrfToken ?? ""
@@ -37,14 +38,19 @@ extension ActivityController {
             let members = records[index..<end]
             let revertable = members.filter { RevertController.isRevertable($0.entry) }
             let runReverted = !revertable.isEmpty && revertable.allSatisfy { reverted.contains($0.id) }
+            let saleRun = saleRuns[run]
+            let labelKey = record.entry.action == "sheet" ? "sheet_run_label" : saleRun != nil ? "sale_run_activity_label" : "safety_bulk_run_label"
             items.append(ActivityItemView(row: nil, run: ActivityRunView(
                 id: run,
-                label: l(record.entry.action == "sheet" ? "sheet_run_label" : "safety_bulk_run_label",
-                         ["count": l.number(members.count)]),
+                label: l(labelKey, ["count": l.number(members.count)]),
                 rows: members.map(row),
                 revert: canWrite && !revertable.isEmpty && !runReverted
                     ? form("/activity/bulk/\(run)/revert", l("safety_revert_run"), "revert-run-password-\(run)") : nil,
-                reverted: runReverted)))
+                reverted: runReverted,
+                sales: saleRun.map { LinkView(url: "/sales?run=" + $0.id) },
+                cancelSales: canWrite ? saleRun.flatMap { summary in
+                    summary.open > 0 ? SaleRunView.cancelForm(summary, l: l, csrfToken: token, back: "/activity") : nil
+                } : nil)))
             index = end
         }
         return items

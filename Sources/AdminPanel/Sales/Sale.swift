@@ -58,6 +58,8 @@ struct Sale: Sendable, Equatable {
     var cancelRequest: CancelRequest?
     /// When the sale reached its final state.
     var finishedAt: Date?
+    /// The bulk run that booked it, if any (`SaleRuns`).
+    var runID: String?
 
     struct CancelRequest: Sendable, Equatable {
         var person: String

@@ -40,8 +40,15 @@ extension BulkController {
         let (allowed, refused) = BulkSelection.partition(ids, in: catalog.copy.snapshot(), ownVendorID: await vendor.id)
         var rows: [Int: BulkResultRowView] = [:]
         var done = 0
+        // One run, as other bulk actions: grouped on /activity, and its sales cancelled together.
+        let runID = BulkRuns.newID()
+        func record(_ productID: Int, _ detail: ActivityDetail) async {
+            var entry = ActivityEntry(session, request, action: "bulk", productID: productID, detail: detail.stored)
+            entry.runID = runID
+            await activity.record(entry)
+        }
         for product in allowed {
-            let outcome = await saleSections.createSale(values, for: product, by: session.person)
+            let outcome = await saleSections.createSale(values, for: product, by: session.person, run: runID)
             let reason: String, logged: ActivityDetail
             switch outcome {
             case .success(let sale):
@@ -52,21 +59,21 @@ extension BulkController {
                 reason = refusal.messages(text).map(\.message).joined(separator: " ")
                 logged = SaleActivityDetail.bulkRefused(refusal)
             }
-            await activity.record(ActivityEntry(session, request, action: "bulk", productID: product.id, detail: logged.stored))
+            await record(product.id, logged)
             rows[product.id] = Self.bulkRow(product.id, name: product.name, done: { if case .success = outcome { true } else { false } }(), reason: reason, back: back)
         }
         for refusal in refused {
             rows[refusal.id] = Self.bulkRow(refusal.id, name: l("bulk_unknown_product", ["id": String(refusal.id)]), done: false,
                                             reason: l(refusal.reason), back: back, linked: false)
-            await activity.record(ActivityEntry(session, request, action: "bulk", productID: refusal.id,
-                                                detail: ActivityDetail("bulk", ["action_key": "sales_bulk_action", "outcome_key": "bulk_outcome_failed",
-                                                                                "reason_key": refusal.reason]).stored))
+            await record(refusal.id, ActivityDetail("bulk", ["action_key": "sales_bulk_action", "outcome_key": "bulk_outcome_failed",
+                                                             "reason_key": refusal.reason]))
         }
         if done > 0 { await saleScheduler.wake() }
-        let view = BulkResultView(
+        var view = BulkResultView(
             heading: l("sales_bulk_heading"),
             summary: l("bulk_summary", ["total": l.number(ids.count), "done": l.number(done), "failed": l.number(ids.count - done)]),
             rows: ids.compactMap { rows[$0] }, backURL: back)
+        view.saleRun = done > 0 ? LinkView(url: "/sales?run=" + runID) : nil
         return try page(view, title: l("bulk_title"), visit: visit, section: .products)
     }
 

@@ -22,6 +22,16 @@ struct SaleForm: Sendable, Equatable {
         self.init(discount: read("sale_discount"), start: read("sale_start"), end: read("sale_end"))
     }
 
+    /// A typed time as the form's `datetime-local` inputs (minute steps) show it again:
+    /// `2026-12-05T00:00:00` → `2026-12-05T00:00`. Other seconds stay as typed: the server takes
+    /// them, and an input's own value is a valid step for it.
+    static func minuteValue(_ text: String) -> String {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 19, bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: " "),
+              text.hasSuffix(":00"), bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":") else { return text }
+        return String(text.dropLast(3))
+    }
+
     /// A sale the rules accept for one product: its discount and period (a start in the past is now).
     struct Checked: Sendable, Equatable {
         var discount: SaleDiscount

@@ -17,6 +17,8 @@ struct SaleRowView: TemplateView {
     var triesCount: Int
     var tries: [TextView]
     var cancel: SaleCancelView?
+    /// `/sales?run=…` when a bulk run booked it (its run's sales and "cancel all").
+    var runURL: LinkView?
 
     static let templateFields = ViewFields<SaleRowView>([
         .int("id") { $0.id },
@@ -34,5 +36,6 @@ struct SaleRowView: TemplateView {
         .int("tries_count") { $0.triesCount },
         .list("tries") { $0.tries },
         .optionalView("cancel") { $0.cancel },
+        .optionalView("run_url") { $0.runURL },
     ])
 }

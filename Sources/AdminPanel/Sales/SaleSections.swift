@@ -45,7 +45,8 @@ struct SaleSections: Sendable {
                 cancel: canWrite && !sale.state.isFinal && salesAvailable
                     ? SaleCancelView(id: sale.id, csrfToken: visit.session?.csrfToken ?? "", back: back,
                                      label: l("sales_cancel_label", ["id": String(sale.id)]))
-                    : nil)
+                    : nil,
+                runURL: sale.runID.map { LinkView(url: "/sales?run=" + $0) })
         }
     }
 
@@ -70,8 +71,8 @@ struct SaleSections: Sendable {
                 action: "/products/\(product.id)/sales",
                 csrfToken: visit.session?.csrfToken ?? "",
                 discount: values.discount,
-                start: values.start,
-                end: values.end,
+                start: SaleForm.minuteValue(values.start),
+                end: SaleForm.minuteValue(values.end),
                 discountHint: l("sales_form_discount_hint", ["example": product.currency == .KRW ? "3,000" : "2.50"]),
                 timeHint: l("sales_form_time_hint", ["zone": text.zoneName]),
                 discountError: error("sale_discount"),
@@ -99,8 +100,9 @@ struct SaleSections: Sendable {
         }
     }
 
-    /// Checks and stores one product's sale.
-    func createSale(_ values: SaleForm, for product: CatalogProduct, by person: String) async -> Result<Sale, SaleRefusal> {
+    /// Checks and stores one product's sale (`run`: the bulk run booking it).
+    func createSale(_ values: SaleForm, for product: CatalogProduct, by person: String,
+                    run: String? = nil) async -> Result<Sale, SaleRefusal> {
         let now = configuration.now()
         switch values.check(price: product.price, currency: product.currency, zone: configuration.timeZone, now: now) {
         case .refused(let issues):
@@ -108,7 +110,7 @@ struct SaleSections: Sendable {
         case .accepted(let checked):
             let new = SaleStore.NewSale(productID: product.id, productName: product.name, currency: product.currency,
                                         discount: checked.discount, start: checked.start, end: checked.end,
-                                        createdBy: person, createdAt: now)
+                                        createdBy: person, createdAt: now, runID: run)
             do {
                 switch try await sales.create(new) {
                 case .created(let saleID):

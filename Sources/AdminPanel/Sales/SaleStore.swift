@@ -8,7 +8,7 @@ import SQLiteStore
 /// by a panel that resumed it after a crash, say — changes nothing the second time and writes no
 /// second activity row.
 final class SaleStore: Sendable {
-    private let database: PanelDatabase
+    let database: PanelDatabase
 
     /// Tries kept per sale for `/sales` (the newest).
     static let keptTries = 10
@@ -55,7 +55,7 @@ final class SaleStore: Sendable {
     init(database: PanelDatabase, recorded: @escaping @Sendable (ActivityEntry) -> Void = { _ in }) throws {
         self.database = database
         self.recorded = recorded
-        try database.writer.performNow { try $0.execute(Self.schema) }
+        try database.writer.performNow { try $0.execute(Self.schema + SaleRuns.schema) }
     }
 
     // MARK: creating
@@ -69,6 +69,8 @@ final class SaleStore: Sendable {
         var end: Date
         var createdBy: String
         var createdAt: Date
+        /// The bulk run that booked it (`SaleRuns`), so the run's sales can be cancelled together.
+        var runID: String?
     }
 
     enum CreateResult: Sendable, Equatable {
@@ -94,7 +96,11 @@ final class SaleStore: Sendable {
                     """, [.integer(sale.productID), .text(String(sale.productName.prefix(200))), .text(sale.currency.rawValue),
                           .text(sale.discount.kind), .real(sale.discount.value), .real(sale.start.timeIntervalSince1970),
                           .real(sale.end.timeIntervalSince1970), .text(sale.createdBy), .real(sale.createdAt.timeIntervalSince1970)])
-                return .created(connection.lastInsertedRowID)
+                let id = connection.lastInsertedRowID
+                if let run = sale.runID {
+                    try connection.run("INSERT INTO sale_runs (sale_id, run_id) VALUES (?, ?)", [.integer(id), .text(run)])
+                }
+                return .created(id)
             }
         }
     }
@@ -104,6 +110,7 @@ final class SaleStore: Sendable {
     struct Filter: Sendable, Equatable {
         var productID: Int?
         var state: Sale.State?
+        var runID: String?
     }
 
     func sale(_ id: Int) async throws -> Sale? {
@@ -116,6 +123,10 @@ final class SaleStore: Sendable {
         var values: [SQLiteValue] = []
         if let product = filter.productID { conditions.append("product_id = ?"); values.append(.integer(product)) }
         if let state = filter.state { conditions.append("state = ?"); values.append(.text(state.rawValue)) }
+        if let run = filter.runID {
+            conditions.append("id IN (SELECT sale_id FROM sale_runs WHERE run_id = ?)")
+            values.append(.text(run))
+        }
         let clause = (conditions.isEmpty ? "1" : conditions.joined(separator: " AND "))
             + " ORDER BY state IN ('scheduled', 'running') DESC, CASE WHEN state IN ('scheduled', 'running') THEN start_at ELSE -id END"
             + " LIMIT \(max(1, min(limit, 5000)))"
@@ -286,10 +297,10 @@ final class SaleStore: Sendable {
     private static let columns = """
         id, product_id, product_name, currency, discount_kind, discount_value, start_at, end_at, created_by, created_at,
         state, pending, finish_action, earlier_discount, applied_discount, note, attempts, next_try_at, cancel_person,
-        cancel_address, finished_at
+        cancel_address, finished_at, (SELECT run_id FROM sale_runs WHERE sale_id = sales.id)
         """
 
-    private static func sales(where clause: String, _ values: [SQLiteValue], _ connection: SQLiteConnection) throws -> [Sale] {
+    static func sales(where clause: String, _ values: [SQLiteValue], _ connection: SQLiteConnection) throws -> [Sale] {
         var sales: [Sale] = []
         try connection.query("SELECT \(columns) FROM sales WHERE " + clause, values) { row in
             func date(_ column: Int32) -> Date? { row.isNull(column) ? nil : Date(timeIntervalSince1970: row.double(column)) }
@@ -307,7 +318,7 @@ final class SaleStore: Sendable {
                 note: text(15).flatMap { try? JSONDecoder().decode(SaleNote.self, from: Data($0.utf8)) },
                 attempts: row.int(16), nextTryAt: date(17),
                 cancelRequest: text(18).map { Sale.CancelRequest(person: $0, address: text(19) ?? "") },
-                finishedAt: date(20)))
+                finishedAt: date(20), runID: text(21)))
         }
         return sales
     }

@@ -45,18 +45,24 @@ struct SaleText: Sendable {
     }
 
     /// The period's length in its two largest calendar units: `10 years`, `2 days 23 hours`.
-    /// A period within a minute of whole days says days: a weekend booked 00:00 – 23:59(:59) is
-    /// `2 days`, as a seller counts it, not `1 day 23 hours`.
+    /// A period that stops less than a minute before a whole number of days reads in days: a
+    /// weekend booked Sat 00:00 – Sun 23:59(:59) is `2 days`, as a seller counts it, not
+    /// `1 day 23 hours`. Days are the zone's calendar days, so one of 23 or 25 hours (a
+    /// daylight-saving change) still counts as one.
     func length(_ start: Date, _ end: Date) -> String {
-        let days = (end.timeIntervalSince(start) / 86_400).rounded()
-        let shortOfWholeDays = days * 86_400 - end.timeIntervalSince(start)
-        if days >= 1, shortOfWholeDays > 0, shortOfWholeDays <= 60 {
-            return length(start, start + days * 86_400)
+        let end = max(start, end)
+        let units: Set<Calendar.Component> = [.year, .month, .day, .hour, .minute, .second]
+        var c = calendar.dateComponents(units, from: start, to: end)
+        let oneMinuteLater = calendar.dateComponents(units, from: start, to: end + 60)
+        let wholeDaysAhead = (oneMinuteLater.hour ?? 0) == 0 && (oneMinuteLater.minute ?? 0) == 0
+            && (oneMinuteLater.year ?? 0) + (oneMinuteLater.month ?? 0) + (oneMinuteLater.day ?? 0) > 0
+        if wholeDaysAhead, (c.hour ?? 0) + (c.minute ?? 0) + (c.second ?? 0) > 0 {
+            c = oneMinuteLater
+            c.second = 0
         }
-        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: start, to: max(start, end))
-        let units: [(String, Int)] = [("sales_years", c.year ?? 0), ("sales_months", c.month ?? 0), ("sales_days", c.day ?? 0),
-                                      ("sales_hours", c.hour ?? 0), ("sales_minutes", c.minute ?? 0), ("sales_seconds", c.second ?? 0)]
-        let shown = units.drop { $0.1 == 0 }.prefix(2).filter { $0.1 != 0 }
+        let shownUnits: [(String, Int)] = [("sales_years", c.year ?? 0), ("sales_months", c.month ?? 0), ("sales_days", c.day ?? 0),
+                                           ("sales_hours", c.hour ?? 0), ("sales_minutes", c.minute ?? 0), ("sales_seconds", c.second ?? 0)]
+        let shown = shownUnits.drop { $0.1 == 0 }.prefix(2).filter { $0.1 != 0 }
         guard !shown.isEmpty else { return l.plural("sales_seconds", count: 0) }
         return shown.map { l.plural($0.0, count: $0.1) }.joined(separator: " ")
     }

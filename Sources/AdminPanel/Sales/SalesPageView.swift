@@ -6,6 +6,10 @@ struct SalesPageView: PageView {
     static let template = "sales"
     var intro: String
     var product = ""
+    /// The bulk run the page is filtered by (`?run=`), kept by the filter form.
+    var run = ""
+    /// Bulk runs with a sale still open (or the filtered run), each with its "cancel all".
+    var runs: [SaleRunView] = []
     var states: [ListOptionView] = []
     var clear: LinkView?
     var unavailable: TextView?
@@ -18,6 +22,10 @@ struct SalesPageView: PageView {
     static let templateFields = ViewFields<SalesPageView>([
         .text("intro") { $0.intro },
         .text("product") { $0.product },
+        .text("run") { $0.run },
+        .flag("filtered_by_run") { !$0.run.isEmpty },
+        .list("runs") { $0.runs },
+        .flag("has_runs") { !$0.runs.isEmpty },
         .list("states") { $0.states },
         .optionalView("clear") { $0.clear },
         .optionalView("unavailable") { $0.unavailable },

@@ -7,7 +7,8 @@ import OpenMarketCore
 /// `POST /sales/{id}/cancel`, and the product page's `data-product-sales` section. Writes need an
 /// editor (the role middleware refuses every other POST of a viewer). v2 dialects only: with v1
 /// the panel would have to keep product passwords, so these routes explain that instead.
-/// `/sales` (scheduled discounts), `POST /products/{id}/sales` and `POST /sales/{id}/cancel`.
+/// `/sales` (scheduled discounts), `POST /products/{id}/sales`, `POST /sales/{id}/cancel` and
+/// `POST /sales/runs/{run}/cancel` (`SaleRunCancel.swift`).
 struct SalesController: Sendable, PageHandling {
     let pages: Pages
     let configuration: PanelConfiguration
@@ -15,6 +16,7 @@ struct SalesController: Sendable, PageHandling {
     let vendor: VendorIdentity
     let sales: SaleStore
     let saleScheduler: SaleScheduler
+    let activity: ActivityLog
     let productController: ProductController
     let saleSections: SaleSections
 
@@ -26,18 +28,28 @@ struct SalesController: Sendable, PageHandling {
         let text = SaleText(zone: configuration.timeZone, l: l)
         let product = request.query["product"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }.flatMap { $0 > 0 ? $0 : nil }
         let state = request.query["state"].flatMap(Sale.State.init(rawValue:))
-        let filtered = product != nil || state != nil
+        let run = request.query["run"].flatMap { BulkRuns.isValid($0) ? $0 : nil }
+        let filtered = product != nil || state != nil || run != nil
         var view = SalesPageView(intro: l("sales_intro", ["zone": text.zoneName]))
         view.product = product.map(String.init) ?? ""
+        view.run = run ?? ""
         view.states = Sale.State.allCases.map { ListOptionView(value: $0.rawValue, label: l($0.labelKey), chosen: $0 == state) }
         view.clear = filtered ? LinkView(url: "/sales") : nil
         guard saleSections.salesAvailable else {
             view.unavailable = TextView(text: l("sales_v1_unavailable"))
             return try page(view, title: l("sales_heading"), visit: visit, section: .sales)
         }
-        let sales = try await self.sales.list(.init(productID: product, state: state))
+        let sales = try await self.sales.list(.init(productID: product, state: state, runID: run))
         let here = request.target.utf8.count <= 1024 ? request.target : "/sales"
-        let rows = try await saleSections.saleRows(sales, text: text, visit: visit, back: here)
+        let runs: [SaleRuns.Summary]
+        if let run { runs = Array(try await self.sales.runSummaries([run]).values) } else { runs = try await self.sales.openRuns() }
+        view.runs = runs.map {
+            SaleRunView($0, text: text, canWrite: visit.session?.role.canWrite ?? false, csrfToken: visit.session?.csrfToken ?? "",
+                        back: here)
+        }
+        var rows = try await saleSections.saleRows(sales, text: text, visit: visit, back: here)
+        // On a run's own page each row's link to that page would lead nowhere new.
+        if run != nil { for index in rows.indices { rows[index].runURL = nil } }
         let groups: [(key: String, title: String, states: Set<Sale.State>)] = [
             ("running", "sales_section_running", [.running]), ("upcoming", "sales_section_upcoming", [.scheduled]),
             ("past", "sales_section_past", [.ended, .cancelled, .failed]),

@@ -105,6 +105,31 @@ import TestSupport
         #expect(sales.contains("₩1,000 off"))
     }
 
+    @Test func timesRoundTripToTheMinuteAndSecondsAreStillTaken() async throws {
+        let harness = try await PanelHarness.start()
+        Teardown.add { await harness.stop() }
+        let product = try await harness.makeProduct()
+        let token = try await harness.csrfToken(from: "/products/\(product.id)")
+        // Refused for its discount: the times come back at whole minutes without their seconds, as typed otherwise.
+        let refused = try await harness.browser.post("/products/\(product.id)/sales", form: [
+            ("csrf_token", token), ("sale_discount", "abc"), ("sale_start", "2031-06-01T10:00:00"), ("sale_end", "2031-06-01T18:30:15"),
+        ])
+        #expect(refused.status == 422)
+        #expect(refused.text.contains("name=\"sale_start\" value=\"2031-06-01T10:00\" step=\"1\""))
+        #expect(refused.text.contains("name=\"sale_end\" value=\"2031-06-01T18:30:15\" step=\"1\""))
+        // The kept values are accepted as they are, seconds and all.
+        for (start, end) in [("2031-06-01T10:00", "2031-06-01T18:30:15"), ("2031-06-02T10:00:00", "2031-06-02T18:00")] {
+            let stored = try await harness.browser.post("/products/\(product.id)/sales", form: [
+                ("csrf_token", token), ("sale_discount", "10%"), ("sale_start", start), ("sale_end", end),
+            ])
+            #expect(stored.status == 303, "\(start) – \(end)")
+        }
+        let ends = try await harness.panel.app.sales.list(.init(productID: product.id)).map {
+            SaleRules.localTimeText($0.end, zone: harness.panelConfiguration.timeZone)
+        }
+        #expect(Set(ends) == ["2031-06-01T18:30:15", "2031-06-02T18:00:00"])
+    }
+
     @Test func cancellingEndsARunningSaleAtOnceAndAnUpcomingOneQuietly() async throws {
         let harness = try await PanelHarness.start()
         Teardown.add { await harness.stop() }
