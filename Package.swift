@@ -68,3 +68,11 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Benchmarks/PanelBenchmarks: measurements that print figures (a 12 MP photo shrunk, 1,000 import
+// rows planned). Not part of `swift test` or of a release build: the target exists only when
+// scripts/bench-units sets OPENMARKET_BENCHMARKS=1.
+if Context.environment["OPENMARKET_BENCHMARKS"] == "1" {
+    package.targets.append(.testTarget(name: "PanelBenchmarks", dependencies: ["AdminPanel", "OpenMarketCore"],
+                                       path: "Benchmarks/PanelBenchmarks"))
+}

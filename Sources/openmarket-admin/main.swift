@@ -104,9 +104,15 @@ do {
 } catch {
     fail(error.description, status: 2)
 }
-if options.showHelp {
+switch options.help {
+case .text:
     say(LaunchOptions.usage)
     exit(0)
+case .markdown:
+    say(LaunchOptions.markdownTable)
+    exit(0)
+case nil:
+    break
 }
 
 let executablePath = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]

@@ -29,23 +29,23 @@ public struct PanelConfiguration: Sendable {
     /// `ScratchFolder`). nil = a fresh private folder (tests).
     public var dataDirectory: URL?
     /// `--allowed-host` values: names (with an optional port) besides the panel's own.
-    public var allowedHosts: [String] = []
+    public var allowedHosts = LaunchOptionTable.allowedHosts.defaultValue
     /// `--activity-days`: activity rows older than this are removed.
-    public var activityDays = 365
+    public var activityDays = LaunchOptionTable.activityDays.defaultValue
     /// `--max-connections` (see `ServerLimits.maxConnections`).
-    public var maxConnections = 10_000
+    public var maxConnections = LaunchOptionTable.maxConnections.defaultValue
     /// `--time-zone`: the zone every time is shown in (with the zone named) and typed in.
-    public var timeZone = TimeZone.current
+    public var timeZone = LaunchOptionTable.timeZone.defaultValue
     /// `--public-url`: the address colleagues open; nil = worked out from the listening address.
-    public var publicURL: URL?
+    public var publicURL = LaunchOptionTable.publicURL.defaultValue
     /// `--trash-days`: deleted products stay restorable this long.
-    public var trashDays = 30
+    public var trashDays = LaunchOptionTable.trashDays.defaultValue
     public var stagingLifetime: TimeInterval = 3600
     /// Origins besides the API's whose images `/media` may fetch (the real API keeps its images
     /// in a storage bucket on another host). Empty = the API's origin only.
-    public var mediaOrigins: [URL] = []
+    public var mediaOrigins = LaunchOptionTable.mediaOrigins.defaultValue
     /// `--api-ca`: a PEM certificate trusted for https:// upstreams besides the system's CAs.
-    public var apiCertificateFile: String?
+    public var apiCertificateFile = LaunchOptionTable.apiCertificate.defaultValue
     public var mediaCacheBytes = 32 << 20
     /// Largest register request (all images and fields); beyond it a 413 page.
     public var uploadLimit = 16 << 20
@@ -88,8 +88,9 @@ public struct PanelConfiguration: Sendable {
     /// Event-loop threads of the panel's server.
     public var eventLoopCount = ProcessInfo.processInfo.activeProcessorCount
 
-    public init(host: String = "127.0.0.1", port: Int = 8080, api: ClientConfiguration, vendorID: Int? = nil,
-                publicDirectory: URL, templatesDirectory: URL, signIn: Bool = false) {
+    public init(host: String = LaunchOptions.defaults.host, port: Int = LaunchOptions.defaults.port,
+                api: ClientConfiguration, vendorID: Int? = nil, publicDirectory: URL, templatesDirectory: URL,
+                signIn: Bool = LaunchOptions.defaults.signIn) {
         self.host = host
         self.port = port
         self.api = api

@@ -20,7 +20,8 @@ public struct BackupCommand: Equatable, Sendable {
 
     /// `arguments` are those after `backup`. nil: `--help` was asked for.
     public static func parse(_ arguments: [String], environment: [String: String]) throws -> BackupCommand? {
-        var data = environment["OPENMARKET_DATA"].flatMap { $0.isEmpty ? nil : $0 } ?? "./.openmarket"
+        let option = LaunchOptionTable.data
+        var data = environment[option.variable].flatMap { $0.isEmpty ? nil : $0 } ?? option.defaultValue
         var destination: String?
         var rest = arguments[...]
         while let argument = rest.popFirst() {

@@ -40,7 +40,8 @@ extension Connection {
             state = .readingHead(since: since, headStarted: now)
         case .readingHead:
             break
-        case .awaitingHandler(let exchange), .writing(let exchange), .finishingBody(let exchange):
+        case .startingHandler(let exchange), .awaitingHandler(let exchange), .writing(let exchange),
+             .finishingBody(let exchange):
             exchange.lastByteAt = now
         }
         if parser.needsStorage { parser.adoptStorage(home.lendReceiveBuffer()) }
@@ -80,7 +81,8 @@ extension Connection {
                 case .body, .end:
                     return close()   // the parser never sends these before a head
                 }
-            case .awaitingHandler(let exchange), .writing(let exchange), .finishingBody(let exchange):
+            case .startingHandler(let exchange), .awaitingHandler(let exchange), .writing(let exchange),
+                 .finishingBody(let exchange):
                 guard exchange.reception == .receiving else { return }
                 if case .awaitingHandler = state, exchange.body.shouldPause(resume: { [self] in
                     loop.execute { [self] in resumeBody(exchange) }
@@ -149,26 +151,22 @@ extension Connection {
         }
         let body = hasBody ? RequestBody(streaming: ()) : RequestBody()
         let exchange = Exchange(method: head.method, version: head.version, framing: head.framing, body: body,
-                                clientKeepAlive: head.keepAlive)
+                                clientAllows: head.keepAlive ? .keepAlive : .close)
         if bodyRefused {
             // Nothing more is parsed here: what the client still sends is dropped while lingering.
             exchange.reception = .complete
             exchange.require(.linger)
         }
         if case .found(let route, _) = match { exchange.route = route.pattern.template }
-        state = .awaitingHandler(exchange)
 
         // The handler may outlive the receive buffer's contents: its head gets its own copy.
         let request = HTTPRequest(method: head.method, target: head.target, parsed: target, version: head.version,
                                   headers: head.detachedHeaders, remoteAddress: remoteAddress, body: body)
         let loop = self.loop
         guard context.handlersOnEventLoop else {
+            state = .awaitingHandler(exchange)
             Task.detached { [self, bodyRefused] in
-                let response = await router.respond(to: request, match: match, bodyRefused: bodyRefused)
-                loop.execute { [self] in
-                    respond(response, to: exchange)
-                    updateInterest()
-                }
+                respondLater(await router.respond(to: request, match: match, bodyRefused: bodyRefused), to: exchange)
             }
             return
         }
@@ -176,29 +174,23 @@ extension Connection {
         // redirect, a refusal by a middleware, a page from memory) has its answer by the time
         // `Task.immediate` returns, and it is sent from here, without a trip through the loop's
         // queue. One that suspends goes on on this loop, as before (its code after a suspension
-        // runs on the loop's thread too, so `startingHandler` is only ever read there).
-        startingHandler = true
+        // runs on the loop's thread too, so the state is only ever read there).
+        state = .startingHandler(exchange)
         Task.immediate(executorPreference: loop) { [self, bodyRefused] in
             let response = await router.respond(to: request, match: match, bodyRefused: bodyRefused)
-            if loop.inLoopThread && startingHandler {
+            if loop.inLoopThread, case .startingHandler(let starting) = state, starting === exchange {
                 exchange.inlineResponse = response
                 return
             }
-            loop.execute { [self] in
-                respond(response, to: exchange)
-                updateInterest()
-            }
+            respondLater(response, to: exchange)
         }
-        startingHandler = false
+        guard case .startingHandler(let starting) = state, starting === exchange else { return }
+        state = .awaitingHandler(exchange)
         guard let response = exchange.inlineResponse else { return }
         exchange.inlineResponse = nil
         guard !hasBody && !bodyRefused else {
             // Answered after the body's events, as a suspending handler's answer would be.
-            loop.execute { [self] in
-                respond(response, to: exchange)
-                updateInterest()
-            }
-            return
+            return respondLater(response, to: exchange)
         }
         // A request without a body: the parser's next event is its end, taken here as the
         // parse loop would take it before a suspending handler's answer.
@@ -206,17 +198,25 @@ extension Connection {
         assert(end == .end, "a request without a body ends right after its head")
         exchange.reception = .complete
         exchange.body.finish()
-        // The caller's parse loop goes on to a pipelined request: no nested one from here.
-        answeringSynchronously = true
+        // The caller's parse loop goes on to a pipelined request.
         respond(response, to: exchange)
-        answeringSynchronously = false
     }
 
-    /// The response is out and the body complete: on to the next request (maybe pipelined).
+    /// A handler's answer through the loop's queue (from its task, or after the body's events):
+    /// sent, then the parser goes on (the rest of a body is dropped, a pipelined request begins).
+    private func respondLater(_ response: HTTPResponse, to exchange: Exchange) {
+        loop.execute { [self] in
+            respond(response, to: exchange)
+            process()
+            updateInterest()
+        }
+    }
+
+    /// The response is out and the body complete: ready for the next request, which the parse
+    /// loop (running, or called by whoever flushed) takes from the parser.
     func startNextRequest() {
         let now = monotonicNanos()
         state = .readingHead(since: now, headStarted: parser.isIdle ? nil : now)
         writer.reset()
-        if !answeringSynchronously { process() }
     }
 }

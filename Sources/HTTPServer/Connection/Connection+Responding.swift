@@ -2,7 +2,7 @@ import Foundation
 
 /// Bytes out: a handler's response or a refusal into the writer, and what follows the last byte.
 extension Connection {
-    /// The handler's answer, back on the loop thread.
+    /// The handler's answer, back on the loop thread. The caller lets the parser go on after it.
     func respond(_ response: HTTPResponse, to exchange: Exchange) {
         guard case .awaitingHandler(let current) = state, current === exchange else { return }   // the client is gone
         if exchange.reception == .receiving || exchange.reception == .paused {
@@ -24,7 +24,8 @@ extension Connection {
         }
         let chunked = streamed && exchange.version == "HTTP/1.1"
         exchange.after = KeepAlivePolicy.afterResponse(
-            decided: exchange.after, clientKeepAlive: exchange.clientKeepAlive, serverDraining: context.isDraining,
+            decided: exchange.after, clientKeepAlive: exchange.clientAllows == .keepAlive,
+            serverDraining: context.isDraining,
             inputEnded: parser.inputEnded, bufferedBytes: parser.bufferedByteCount,
             responseConnection: response.headers[.connection], delimitedByClose: streamed && !chunked)
         state = .writing(exchange)
@@ -62,7 +63,6 @@ extension Connection {
             }
         }
         flush()
-        if !answeringSynchronously { process() }   // drop body bytes already buffered
     }
 
     /// A small text answer in place of the handler's, which could not be sent (none of its headers).
@@ -86,7 +86,7 @@ extension Connection {
     func sendError(status: Int, reason: String, method: String = "-") {
         let body = Data((HTTPStatus.reason(status) + "\n").utf8)
         let exchange = Exchange(method: method, version: "HTTP/1.1", framing: .none, body: RequestBody(),
-                                clientKeepAlive: false)
+                                clientAllows: .close)
         exchange.reception = .complete
         exchange.require(.linger)
         exchange.status = status
@@ -136,11 +136,11 @@ extension Connection {
             }
             return
         }
+        // Whoever flushed lets the parser go on: to the next request, or the body's rest.
         if exchange.reception == .complete {
             startNextRequest()
         } else {
             state = .finishingBody(exchange)
-            process()
         }
     }
 
@@ -189,5 +189,6 @@ extension Connection {
         }
         writer.endStream()
         flush()
+        process()   // kept alive: a pipelined request may wait
     }
 }

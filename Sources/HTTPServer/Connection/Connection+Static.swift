@@ -49,7 +49,7 @@ extension Connection {
         let end = parser.next()
         assert(end == .end, "a request without a body ends right after its head")
         let exchange = Exchange(method: head.method, version: head.version, framing: .none, body: home.emptyBody,
-                                clientKeepAlive: head.keepAlive)
+                                clientAllows: head.keepAlive ? .keepAlive : .close)
         exchange.route = route.template
         exchange.reception = .complete
         exchange.status = notModified ? 304 : 200
@@ -65,10 +65,8 @@ extension Connection {
             if let data = file.file.data { writer.appendShared(data) }   // one sendmsg with the head, no copy
             exchange.bytesSent = size
         }
-        // The caller's parse loop goes on to a pipelined request: no nested one from here.
-        answeringSynchronously = true
+        // The caller's parse loop goes on to a pipelined request.
         flush()
-        answeringSynchronously = false
         return true
     }
 

@@ -10,6 +10,11 @@ import Foundation
 /// - Reading and request events: Connection+Reading.swift
 /// - Responses, errors and streams: Connection+Responding.swift
 /// - Keep-alive and drain decisions: KeepAlivePolicy.swift; bytes out: ResponseWriter.swift
+///
+/// The parse loop (`process`) is the only place that begins a request: answers given inside it
+/// (a static file, a handler that did not suspend) are flushed without re-entering it, and the
+/// entry points from outside (socket events, a handler's later answer, a stream's end) call
+/// `process` after they flushed, for a pipelined request or the rest of a body.
 final class Connection: EventLoopClient, @unchecked Sendable {
     let fd: Int32
     /// Plain TCP or TLS: every byte in and out goes through it.
@@ -26,18 +31,11 @@ final class Connection: EventLoopClient, @unchecked Sendable {
     var idleLink = IdleLink()
     var parser: RequestParser
     var writer = ResponseWriter()
-    /// Set while a synchronous answer is flushed from inside the parse loop, which then goes on
-    /// to the next request itself (no nested `process`).
-    var answeringSynchronously = false
-    /// True while a handler task runs synchronously inside `begin` (`Task.immediate`); an answer
-    /// it gives meanwhile waits in the exchange (`Exchange.inlineResponse`) and is sent when
-    /// `Task.immediate` returns.
-    var startingHandler = false
     /// The last Host the static route admitted on this connection (see `admits(host:route:)`).
     var admittedHost: String?
     /// What epoll is currently asked to report (a cache of the registration, derived from the
     /// state by `updateInterest`).
-    private var registered: (read: Bool, write: Bool) = (true, false)
+    private var registered = SocketInterest.read
 
     init(fd: Int32, transport: any ConnectionTransport, loop: ServerLoop, context: ServerContext, remoteAddress: String) {
         self.fd = fd
@@ -62,7 +60,10 @@ final class Connection: EventLoopClient, @unchecked Sendable {
         // Past this turn's handshakes, a new one waits for the next turn (epoll reports the
         // socket again): requests on established connections are answered in between.
         if readable && !hangUp && transport.readStartsHandshake && !home.mayStartHandshake() { return }
-        if writable { flush() }
+        if writable {
+            flush()
+            process()   // the response may have ended: a pipelined request or a body's rest waits
+        }
         if readable { readAvailable() }
         if hangUp { close() }
         updateInterest()
@@ -92,7 +93,8 @@ final class Connection: EventLoopClient, @unchecked Sendable {
             } else if context.isDraining {
                 endPushedStream(stream, farewell: true)
             }
-        case .awaitingHandler(let exchange), .writing(let exchange), .finishingBody(let exchange):
+        case .startingHandler(let exchange), .awaitingHandler(let exchange), .writing(let exchange),
+             .finishingBody(let exchange):
             if writer.hasPending {
                 if now - writer.lastAttempt > limits.writeTimeout.nanoseconds { close() }
             } else if exchange.isReceivingBody && !parser.inputEnded
@@ -161,7 +163,8 @@ final class Connection: EventLoopClient, @unchecked Sendable {
             return
         case .readingHead, .lingering, .streaming:
             read = !parser.inputEnded
-        case .awaitingHandler(let exchange), .writing(let exchange), .finishingBody(let exchange):
+        case .startingHandler(let exchange), .awaitingHandler(let exchange), .writing(let exchange),
+             .finishingBody(let exchange):
             switch exchange.reception {
             case .receiving: read = !parser.inputEnded && exchange.after != .linger
             case .complete: read = !parser.inputEnded && exchange.after == .keepAlive
@@ -169,15 +172,16 @@ final class Connection: EventLoopClient, @unchecked Sendable {
             case .paused, .failed: read = false
             }
         }
-        let write = writer.hasPending || transport.wantsWritable
-        guard read != registered.read || write != registered.write else { return }
-        let resumesReading = read && !registered.read
-        registered = (read, write)
-        loop.modify(fd, readable: read, writable: write)
+        var wanted: SocketInterest = read ? .read : []
+        if writer.hasPending || transport.wantsWritable { wanted.insert(.write) }
+        guard wanted != registered else { return }
+        let resumesReading = wanted.contains(.read) && !registered.contains(.read)
+        registered = wanted
+        loop.modify(fd, readable: wanted.contains(.read), writable: wanted.contains(.write))
         if resumesReading {
             // A TLS transport may hold decrypted bytes that epoll cannot report.
             loop.execute { [self] in
-                guard registered.read else { return }
+                guard registered.contains(.read) else { return }
                 readAvailable()
                 updateInterest()
             }

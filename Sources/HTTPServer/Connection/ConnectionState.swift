@@ -5,7 +5,7 @@
 ///            accept
 ///              │
 ///              ▼
-///   ┌──▶ readingHead ──(head)──────────▶ awaitingHandler ──(handler answers)──┐
+///   ┌──▶ readingHead ──(head)──▶ startingHandler ─▶ awaitingHandler ──(answers)──┐
 ///   │      │  │  │                           │   (body arrives for the      │
 ///   │      │  │  └(bad head, 408, 413)──┐    │    handler meanwhile)        ▼
 ///   │      │  │                         └──────────────────────────────▶ writing
@@ -21,7 +21,10 @@
 ///   └────(keepAlive, body complete)──── finishingBody ◀──(keepAlive, a small ─┘
 ///                                       (rest dropped)   unread body remains)
 /// ```
-/// - `readingHead → awaitingHandler`: a complete head; the handler task starts.
+/// - `readingHead → startingHandler → awaitingHandler`: a complete head; the handler task
+///   starts, synchronously on the loop's thread until it first suspends (with handlers on the
+///   loops; otherwise straight to `awaitingHandler`). An answer given before that waits in the
+///   exchange and is sent when the start returns.
 /// - `readingHead → writing`: the head is refused (4xx/5xx from the parser, a 408 at the
 ///   header deadline, a 413 from Content-Length alone); `after` is `.linger`.
 /// - `awaitingHandler → writing`: the handler's response is queued; `KeepAlivePolicy` decides
@@ -42,6 +45,9 @@ enum ConnectionState {
     /// Between requests. `since`: when the connection became idle (or was accepted);
     /// `headStarted`: when the first byte of the next head arrived, nil while idle.
     case readingHead(since: UInt64, headStarted: UInt64?)
+    /// The handler's task runs inside `Connection.begin` (`Task.immediate`) and has not
+    /// suspended yet: an answer it gives now waits in `Exchange.inlineResponse`.
+    case startingHandler(Exchange)
     /// The handler runs; the request body, if any, streams to it.
     case awaitingHandler(Exchange)
     /// The response goes out; body bytes still arriving are dropped.
@@ -58,7 +64,8 @@ enum ConnectionState {
     /// The request in progress, if any.
     var exchange: Exchange? {
         switch self {
-        case .awaitingHandler(let e), .writing(let e), .finishingBody(let e), .streaming(let e, _): e
+        case .startingHandler(let e), .awaitingHandler(let e), .writing(let e), .finishingBody(let e),
+             .streaming(let e, _): e
         case .readingHead, .lingering, .closed: nil
         }
     }
@@ -84,7 +91,9 @@ final class Exchange: @unchecked Sendable {
     let version: String
     let framing: BodyFraming
     let body: RequestBody
-    let clientKeepAlive: Bool
+    /// What the request's version and `Connection` header allow after the response:
+    /// `.keepAlive` or `.close`.
+    let clientAllows: AfterResponse
     let started: UInt64
     var route = "-"
     var reception = BodyReception.receiving
@@ -94,16 +103,16 @@ final class Exchange: @unchecked Sendable {
     var lastByteAt: UInt64
     var status = 0
     var bytesSent = 0
-    /// The handler's answer when it came before its task first suspended (see `Connection.begin`).
+    /// The handler's answer when it came before its task first suspended (`startingHandler`).
     /// Kept here rather than in the connection, so an idle connection does not carry its room.
     var inlineResponse: HTTPResponse?
 
-    init(method: String, version: String, framing: BodyFraming, body: RequestBody, clientKeepAlive: Bool) {
+    init(method: String, version: String, framing: BodyFraming, body: RequestBody, clientAllows: AfterResponse) {
         self.method = method
         self.version = version
         self.framing = framing
         self.body = body
-        self.clientKeepAlive = clientKeepAlive
+        self.clientAllows = clientAllows
         started = monotonicNanos()   // one clock read for both: this runs once per request
         lastByteAt = started
     }

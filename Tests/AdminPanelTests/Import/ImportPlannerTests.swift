@@ -104,18 +104,15 @@ import Testing
         #expect(withBadPhoto.rows[0].issues.map(\.key) == ["import_rule_image_unusable"])
     }
 
-    @Test func aThousandRowsPlanQuickly() throws {
+    @Test func aThousandRowsArePlanned() throws {
         var csv = "name,description,price,currency,stock,images\n"
         for index in 0..<1_000 { csv += "Product \(index),\"A description, long enough\",\"12,\(String(format: "%03d", index % 1000))\",KRW,\(index),a.jpg\n" }
-        let start = Date()
         let text = try CSVTextDecoder.decode(Data(csv.utf8)).text
         let records = try CSVReader().read(text)
         let planner = ImportPlanner(ownVendorID: 1, products: [:], uploads: ["a.jpg": nil])
         let plan = planner.plan(header: records[0].cells, records: Array(records.dropFirst()))
-        let elapsed = Date().timeIntervalSince(start)
         #expect(plan.rows.count == 1_000)
         #expect(plan.rows.allSatisfy { $0.outcome == .create })
-        print("import benchmark: decode, read and plan 1,000 rows in \(Int(elapsed * 1000)) ms")
     }
 }
 

@@ -96,17 +96,6 @@ import Testing
         #expect(asPNG.data.count <= ProductRules.maxImageBytes)
     }
 
-    @Test func twelveMegapixelBenchmark() throws {
-        let camera = try ImageShrinker.encodeJPEG(Self.photo(width: 4_000, height: 3_000, seed: 7), quality: 92)
-        let start = Date()
-        let result = try ImageShrinker.fit(camera, filename: "IMG_0001.JPG")
-        let elapsed = Date().timeIntervalSince(start)
-        #expect(result.data.count <= ProductRules.maxImageBytes)
-        // The size the shrinker chose for this photo before it decoded row by row.
-        #expect(ImageDimensions.read(result.data) == ImageDimensions(width: 1_544, height: 1_158))
-        print("import benchmark: 12 MP JPEG of \(camera.count / 1024) KB shrunk to \(result.data.count / 1024) KB in \(Int(elapsed * 1000)) ms")
-    }
-
     /// A JPEG with an APP1 Exif segment (big-endian TIFF, one IFD entry: orientation) after SOI.
     static func insertingOrientation(_ orientation: UInt8, into jpeg: Data) -> Data {
         let tiff: [UInt8] = [0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8,  // header, IFD at 8
