@@ -6,7 +6,7 @@ import OpenMarketCore
 ///
 /// Handlers: `ActivityPage.swift`, `ActivityRevertForms.swift`. `PanelApp` builds it with the
 /// dependencies below.
-struct ActivityController: Sendable, PageHandling {
+struct ActivityController: Sendable {
     let pages: Pages
     let configuration: PanelConfiguration
     let people: PeopleStore

@@ -48,7 +48,9 @@ final class PanelApp: Sendable {
     let trash: TrashStore
     let drafts: DraftStore
     let reverts = KeyedQueue<String>()
-    /// The page plumbing every controller holds.
+    /// Fills each request's context (`PanelApp.guarded`).
+    let visitors: Visitors
+    /// The page plumbing every controller that renders pages holds.
     let pages: Pages
     /// The controllers, one per concept; the route table (`Routes.swift`) names their handlers.
     let mediaController: MediaController
@@ -183,10 +185,9 @@ final class PanelApp: Sendable {
         } catch {
             throw PanelStartupError("the public folder \(configuration.publicDirectory.path) cannot be served: \(error)")
         }
-        pages = Pages(configuration: configuration, renderer: renderer,
-                      visitors: Visitors(signIn: configuration.signIn, sessions: sessions, people: people,
-                                         stringCatalogs: stringCatalogs),
-                      formTokens: formTokens, flashCookie: flashCookie)
+        visitors = Visitors(signIn: configuration.signIn, sessions: sessions, people: people,
+                            stringCatalogs: stringCatalogs, formTokens: formTokens, flashCookie: flashCookie)
+        pages = Pages(configuration: configuration, renderer: renderer, flashCookie: flashCookie)
         mediaController = MediaController(pages: pages, configuration: configuration, transport: transport,
                                           media: media, staging: staging, mediaCache: mediaCache,
                                           mediaFetches: mediaFetches)
@@ -247,13 +248,11 @@ final class PanelApp: Sendable {
                                             catalog: catalog, catalogDatabase: catalogDatabase, presenter: presenter,
                                             deleteGate: deleteGate, database: database, activity: activity,
                                             reverts: reverts)
-        liveController = LiveController(visitors: pages.visitors, live: live, sessions: sessions, people: people)
+        liveController = LiveController(live: live, sessions: sessions, people: people)
         salesController = SalesController(pages: pages, configuration: configuration, client: client, vendor: vendor,
                                           sales: sales, saleScheduler: saleScheduler,
                                           productController: productController, saleSections: saleSections)
     }
-
-    var visitors: Visitors { pages.visitors }
 
     /// The panel's one client to the outside: the API transport's own, or (a transport given
     /// by tests) one with the same trust.

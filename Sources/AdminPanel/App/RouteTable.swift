@@ -55,17 +55,26 @@ enum RouteBodyLimit: Sendable {
 /// (`PanelApp.routeTable`). The access check (`PanelApp.accessMiddleware`) reads the matched
 /// route's entry; nothing is decided from path prefixes.
 struct RouteTable: Sendable {
-    typealias Handler = @Sendable (PanelApp, HTTPRequest) async throws -> HTTPResponse
+    /// A handler of a guarded route: it gets the request's context (`PanelApp.guarded`).
+    typealias Handler = @Sendable (PanelApp, HTTPRequest, PanelContext) async throws -> HTTPResponse
+    /// A handler of a route anyone may reach that needs nobody's identity (health, assets).
+    typealias OpenHandler = @Sendable (PanelApp, HTTPRequest) async throws -> HTTPResponse
+
+    enum Kind: Sendable {
+        /// Failures become error pages (`Pages.respond`).
+        case page(Handler)
+        /// Answers by itself (JSON, media, events, redirects).
+        case plain(Handler)
+        /// No context is filled: no session lookup for assets or health.
+        case open(OpenHandler)
+    }
 
     struct Route: Sendable {
         let method: String
         let pattern: String
         let access: RouteAccess
         let bodyLimit: RouteBodyLimit
-        /// A page route turns failures into error pages (`Pages.pageHandler`); a plain one
-        /// answers by itself (JSON, media, assets).
-        let isPage: Bool
-        let handler: Handler
+        let kind: Kind
         /// The pattern's parts, to answer `access(method:path:)` for a path the router did not match.
         fileprivate let segments: [Segment]
     }
@@ -79,26 +88,30 @@ struct RouteTable: Sendable {
     private(set) var routes: [Route] = []
 
     mutating func get(_ pattern: String, _ access: RouteAccess, page handler: @escaping Handler) {
-        add("GET", pattern, access, .serverDefault, isPage: true, handler)
+        add("GET", pattern, access, .serverDefault, .page(handler))
     }
 
     mutating func get(_ pattern: String, _ access: RouteAccess, plain handler: @escaping Handler) {
-        add("GET", pattern, access, .serverDefault, isPage: false, handler)
+        add("GET", pattern, access, .serverDefault, .plain(handler))
+    }
+
+    mutating func get(_ pattern: String, open handler: @escaping OpenHandler) {
+        add("GET", pattern, .anyone, .serverDefault, .open(handler))
     }
 
     mutating func post(_ pattern: String, _ access: RouteAccess, bodyLimit: RouteBodyLimit, page handler: @escaping Handler) {
-        add("POST", pattern, access, bodyLimit, isPage: true, handler)
+        add("POST", pattern, access, bodyLimit, .page(handler))
     }
 
     private mutating func add(_ method: String, _ pattern: String, _ access: RouteAccess, _ bodyLimit: RouteBodyLimit,
-                              isPage: Bool, _ handler: @escaping Handler) {
+                              _ kind: Kind) {
         precondition(!routes.contains { $0.method == method && $0.pattern == pattern }, "route declared twice: \(method) \(pattern)")
         let segments: [Segment] = pattern.split(separator: "/").map { part in
             if part.hasPrefix("{") && part.hasSuffix("...}") { return .rest }
             return part.hasPrefix("{") ? .parameter : .literal(String(part))
         }
-        routes.append(Route(method: method, pattern: pattern, access: access, bodyLimit: bodyLimit, isPage: isPage,
-                            handler: handler, segments: segments))
+        routes.append(Route(method: method, pattern: pattern, access: access, bodyLimit: bodyLimit, kind: kind,
+                            segments: segments))
     }
 
     /// The access of the route the router matched (`HTTPRequest.routeTemplate`), keyed for a
@@ -122,6 +135,12 @@ struct RouteTable: Sendable {
         }
         if let first = atPath.first { return atPath.dropFirst().reduce(first.access) { $0.stricter($1.access) } }
         return method == "GET" ? .viewer : .editor
+    }
+
+    /// True when some route answers `path`, whatever its method (a 405 rather than a 404).
+    func hasRoutes(at path: String) -> Bool {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
+        return routes.contains { Self.matches($0.segments, parts) }
     }
 
     private static func lessSpecific(_ a: [Segment], _ b: [Segment]) -> Bool {

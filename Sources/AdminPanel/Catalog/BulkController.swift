@@ -6,7 +6,7 @@ import OpenMarketCore
 /// result page.
 ///
 /// Handlers: `BulkPage.swift`, `SaleBulk.swift`. `PanelApp` builds it with the dependencies below.
-struct BulkController: Sendable, PageHandling, CatalogWriting {
+struct BulkController: Sendable, CatalogWriting {
     let pages: Pages
     let configuration: PanelConfiguration
     let client: OpenMarketClient

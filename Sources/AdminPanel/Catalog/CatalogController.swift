@@ -7,7 +7,7 @@ import OpenMarketCore
 /// `/products/export.xlsx` and `/products/newest.json`.
 ///
 /// Handlers: `ListPage.swift`, `CatalogPages.swift`. `PanelApp` builds it with the dependencies below.
-struct CatalogController: Sendable, PageHandling {
+struct CatalogController: Sendable {
     let pages: Pages
     let configuration: PanelConfiguration
     let client: OpenMarketClient

@@ -7,7 +7,7 @@ import OpenMarketCore
 ///
 /// Handlers: `ImportPages.swift`, `ImportApply.swift`, `ImportRendering.swift`. `PanelApp` builds it
 /// with the dependencies below.
-struct ImportController: Sendable, PageHandling, CatalogWriting {
+struct ImportController: Sendable, CatalogWriting {
     let pages: Pages
     let configuration: PanelConfiguration
     let client: OpenMarketClient

@@ -5,42 +5,40 @@ import Workbook
 
 extension ImportController {
     /// `GET /products/import`
-    func importForm(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let visit = await visit(request, create: true)
-        return try importFormPage(visit: visit, alert: nil, status: 200)
+    func importForm(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
+        let context = context.withFormKey()
+        return try importFormPage(context: context, alert: nil, status: 200)
     }
 
-    func importFormPage(visit: Visit, alert: String?, status: Int) throws -> HTTPResponse {
-        let l = visit.localizer
-        let view = ImportFormView(csrfToken: visit.session?.csrfToken ?? "", alert: alert.map(MessageView.init),
+    func importFormPage(context: PanelContext, alert: String?, status: Int) throws -> HTTPResponse {
+        let l = context.localizer
+        let view = ImportFormView(csrfToken: context.csrfToken, alert: alert.map(MessageView.init),
                                   limits: l("import_limits", ["size": "5", "rows": l.number(ImportService.maxRows)]),
                                   templateURL: "/static/import-template-\(l.language == .ko ? "ko" : "en").csv")
-        return try page(view, title: l("import_title"), visit: visit, section: .products, status: status)
+        return try pages.page(view, title: l("import_title"), context: context, section: .products, status: status)
     }
 
     /// `POST /products/import` (multipart `file`: a CSV or an .xlsx workbook; `images`…,
     /// `csrf_token`): the preview. Nothing is sent to the API; products named by id are read
     /// (from the catalog copy, or the API for ids the copy does not know and for descriptions,
     /// which the copy does not keep).
-    func importPreview(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func importPreview(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
         let form = try await request.multipartForm(limits: MultipartLimits(
             maxParts: 260, maxHeaderBytesPerPart: 8 * 1024, maxFieldBytes: 8 * 1024,
             maxFileBytes: max(ImportService.maxFileBytes, configuration.uploadLimit), spoolThreshold: 512 * 1024),
             spoolDirectory: spoolDirectory)
-        let session = try await requireCSRF(request, formToken: form.fields["csrf_token"])
-        let visit = visit(request, session: session)
-        let l = visit.localizer
-        guard session.role.canWrite else { throw PageFailure.forbidden("failure_viewer_read_only") }
+        try pages.requireCSRF(context, formToken: form.fields["csrf_token"])
+        let l = context.localizer
 
         // v1 products each have their own password, asked on every change: no batch can hold them.
         guard configuration.api.dialect != .v1 else {
-            return try importFormPage(visit: visit, alert: l("import_error_v1"), status: 422)
+            return try importFormPage(context: context, alert: l("import_error_v1"), status: 422)
         }
         guard let file = form.files(named: "file").first, file.size > 0 else {
-            return try importFormPage(visit: visit, alert: l("import_error_no_file"), status: 422)
+            return try importFormPage(context: context, alert: l("import_error_no_file"), status: 422)
         }
         guard file.size <= ImportService.maxFileBytes else {
-            return try importFormPage(visit: visit, alert: l("import_error_too_large", ["size": "5"]), status: 413)
+            return try importFormPage(context: context, alert: l("import_error_too_large", ["size": "5"]), status: 413)
         }
         let fileName = ImageStager.safeFilename(file.filename)
         let data = try await staging.read(file)
@@ -49,24 +47,24 @@ extension ImportController {
             // CPU work (up to 5 MiB): on the import's own thread, never on a loop serving requests.
             records = try await imports.shrinking.run { try SpreadsheetFile.records(from: data) }
         } catch let failure as WorkbookFailure {
-            return try importFormPage(visit: visit, alert: SpreadsheetFile.message(failure, file: fileName, l), status: 422)
+            return try importFormPage(context: context, alert: SpreadsheetFile.message(failure, file: fileName, l), status: 422)
         } catch let failure as CSVTextDecoder.Failure {
             let key = switch failure {
             case .binary: "import_error_binary"
             case .unknownEncoding: "import_error_encoding"
             case .empty: "import_error_empty"
             }
-            return try importFormPage(visit: visit, alert: l(key, ["file": fileName]), status: 422)
+            return try importFormPage(context: context, alert: l(key, ["file": fileName]), status: 422)
         } catch let failure as CSVReader.Failure {
             let message = switch failure {
             case .tooManyColumns(let line, let max): l("import_error_columns", ["line": l.number(line), "max": l.number(max)])
             case .tooManyRecords(let max): l("import_error_rows", ["max": l.number(max)])
             case .unterminatedQuote(let line): l("import_error_quote", ["line": l.number(line)])
             }
-            return try importFormPage(visit: visit, alert: message, status: 422)
+            return try importFormPage(context: context, alert: message, status: 422)
         }
         guard let header = records.first, records.count > 1 else {
-            return try importFormPage(visit: visit, alert: l("import_error_no_rows"), status: 422)
+            return try importFormPage(context: context, alert: l("import_error_no_rows"), status: 422)
         }
         let rows = Array(records.dropFirst())
 
@@ -97,11 +95,11 @@ extension ImportController {
             let kept = usable.filter { needed.contains($0.key) }.map { (name: $0.key, data: $0.value) }
             let imports = imports
             plan.files = try await imports.shrinking.run { try imports.keep(kept, for: id) }
-            try await imports.store.create(id: id, person: session.person, fileName: fileName, plan: plan, at: configuration.now())
-            await imports.trim(person: session.person)
+            try await imports.store.create(id: id, person: context.person, fileName: fileName, plan: plan, at: configuration.now())
+            await imports.trim(person: context.person)
             importID = id
         }
-        return try importPreviewPage(plan, importID: importID, fileName: fileName, visit: visit,
+        return try importPreviewPage(plan, importID: importID, fileName: fileName, context: context,
                                      status: plan.hasErrors ? 422 : 200)
     }
 
@@ -148,46 +146,43 @@ extension ImportController {
     }
 
     /// `GET /products/import/{import}`: the preview again, or after an apply each row's outcome.
-    func importPage(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let visit = await visit(request, create: true)
-        let batch = try await ownedImport(request, visit: visit)
+    func importPage(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
+        let context = context.withFormKey()
+        let batch = try await ownedImport(request, context: context)
         let applied = batch.rows.values.contains { $0.state != .pending }
-        if applied { return try importResultPage(batch, visit: visit) }
+        if applied { return try importResultPage(batch, context: context) }
         return try importPreviewPage(batch.plan, importID: importOpen(batch) ? batch.id : nil, fileName: batch.fileName,
-                                     visit: visit, status: 200)
+                                     context: context, status: 200)
     }
 
     /// `POST /products/import/{import}/apply`: sends every row not done yet, then 303 to the results.
-    func importApply(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func importApply(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
         let form = try await request.urlencodedForm(limits: FormLimits(maxFields: 8, maxFieldBytes: 1024))
-        let session = try await requireCSRF(request, formToken: form["csrf_token"])
-        let visit = visit(request, session: session)
-        let l = visit.localizer
-        guard session.role.canWrite else { throw PageFailure.forbidden("failure_viewer_read_only") }
-        let batch = try await ownedImport(request, visit: visit)
+        try pages.requireCSRF(context, formToken: form["csrf_token"])
+        let l = context.localizer
+        let batch = try await ownedImport(request, context: context)
         guard importOpen(batch) else {
             throw PageFailure(status: 410, heading: "import_expired_heading", message: "import_expired_message")
         }
         guard imports.begin(batch.id) else {
-            return await redirect(to: "/products/import/\(batch.id)", flash: l("import_flash_running"), session: session)
+            return pages.redirect(to: "/products/import/\(batch.id)", flash: l("import_flash_running"))
         }
         defer { imports.end(batch.id) }
         // Read again inside the claim: another apply may have finished rows meanwhile.
         guard let current = try await imports.store.batch(batch.id) else { throw PageFailure.notFound() }
-        await applyImport(current, session: session, request: request)
+        await applyImport(current, context: context, request: request)
         guard let after = try await imports.store.batch(batch.id) else { throw PageFailure.notFound() }
         let done = after.rows.values.filter { $0.state == .done }.count
         let failed = after.rows.count - done
         let flash = failed == 0 ? l("import_flash_done", ["done": l.number(done)])
             : l("import_flash_some_failed", ["done": l.number(done), "failed": l.number(failed)])
-        return await redirect(to: "/products/import/\(batch.id)", flash: flash, session: session)
+        return pages.redirect(to: "/products/import/\(batch.id)", flash: flash)
     }
 
     /// `GET /products/import/{import}/status.json`: rows done and to do (the progress bar).
-    func importStatus(_ request: HTTPRequest) async -> HTTPResponse {
-        let identity = await identify(request)
+    func importStatus(_ request: HTTPRequest, _ context: PanelContext) async -> HTTPResponse {
         guard let id = request.pathParameters["import"], id.count <= 64,
-              let batch = try? await imports.store.batch(id), Secrets.equal(batch.person, identity.person) else {
+              let batch = try? await imports.store.batch(id), Secrets.equal(batch.person, context.person) else {
             return .text("{}", status: 404)
         }
         let finished = batch.rows.values.filter { $0.state == .done || $0.state == .failed }.count
@@ -197,9 +192,9 @@ extension ImportController {
         return response
     }
 
-    private func ownedImport(_ request: HTTPRequest, visit: Visit) async throws -> ImportStore.Batch {
+    private func ownedImport(_ request: HTTPRequest, context: PanelContext) async throws -> ImportStore.Batch {
         guard let id = request.pathParameters["import"], id.count <= 64,
-              let batch = try await imports.store.batch(id), Secrets.equal(batch.person, visit.session?.person ?? "") else {
+              let batch = try await imports.store.batch(id), Secrets.equal(batch.person, context.person) else {
             throw PageFailure.notFound()
         }
         return batch

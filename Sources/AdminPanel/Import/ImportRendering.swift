@@ -5,8 +5,8 @@ import OpenMarketCore
 extension ImportController {
     /// The preview: one row per record with its outcome, changes (old → new) and broken rules;
     /// the apply form only when nothing is in error. Every cell is a template value (escaped).
-    func importPreviewPage(_ plan: ImportPlan, importID: String?, fileName: String, visit: Visit, status: Int) throws -> HTTPResponse {
-        let l = visit.localizer
+    func importPreviewPage(_ plan: ImportPlan, importID: String?, fileName: String, context: PanelContext, status: Int) throws -> HTTPResponse {
+        let l = context.localizer
         let counts = Dictionary(grouping: plan.rows, by: \.outcome).mapValues(\.count)
         let rows = plan.rows.map { row in
             ImportPreviewRowView(
@@ -22,7 +22,7 @@ extension ImportController {
         }
         var apply: ImportApplyFormView?
         if let importID, !plan.hasErrors, !plan.applicable.isEmpty {
-            apply = ImportApplyFormView(importID: importID, csrfToken: visit.session?.csrfToken ?? "",
+            apply = ImportApplyFormView(importID: importID, csrfToken: context.csrfToken,
                                         label: l("import_apply_button", ["count": l.number(plan.applicable.count)]),
                                         total: plan.applicable.count)
         }
@@ -37,13 +37,13 @@ extension ImportController {
             hasProblems: plan.hasErrors,
             nothingToDo: !plan.hasErrors && plan.applicable.isEmpty,
             apply: apply)
-        return try page(view, title: l("import_preview_title"), visit: visit, section: .products, status: status)
+        return try pages.page(view, title: l("import_preview_title"), context: context, section: .products, status: status)
     }
 
     /// After an apply: one row per applied record, done or failed, linked to its product; a
     /// retry form while rows failed and the import is still open.
-    func importResultPage(_ batch: ImportStore.Batch, visit: Visit) throws -> HTTPResponse {
-        let l = visit.localizer
+    func importResultPage(_ batch: ImportStore.Batch, context: PanelContext) throws -> HTTPResponse {
+        let l = context.localizer
         let rows = batch.plan.applicable.map { row in
             let state = batch.rows[row.line]
             let reason = switch state?.state {
@@ -62,9 +62,9 @@ extension ImportController {
             summary: l("import_result_summary", ["done": l.number(done), "failed": l.number(batch.rows.count - done)]),
             rows: rows,
             // The button's words are the template's own; the result page has no label.
-            retry: importOpen(batch) ? ImportApplyFormView(importID: batch.id, csrfToken: visit.session?.csrfToken ?? "",
+            retry: importOpen(batch) ? ImportApplyFormView(importID: batch.id, csrfToken: context.csrfToken,
                                                            label: "", total: batch.rows.count) : nil)
-        return try page(view, title: l("import_result_title"), visit: visit, section: .products)
+        return try pages.page(view, title: l("import_result_title"), context: context, section: .products)
     }
 
     /// An amount as money in its currency (`₩12,000`, `$3.50`), anything else as it is.

@@ -6,7 +6,6 @@ import HTTPServer
 ///
 /// Handler: `LiveEvents.swift`. `PanelApp` builds it with the dependencies below.
 struct LiveController: Sendable {
-    let visitors: Visitors
     let live: LiveStreams
     let sessions: SessionStore
     let people: PeopleStore

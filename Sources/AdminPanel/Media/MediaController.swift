@@ -6,7 +6,7 @@ import OpenMarketCore
 ///
 /// Handlers: `MediaProxy.swift`, `StagedUploadPreview.swift`. `PanelApp` builds it with the
 /// dependencies below.
-struct MediaController: Sendable, PageHandling {
+struct MediaController: Sendable {
     let pages: Pages
     let configuration: PanelConfiguration
     let transport: any HTTPTransport

@@ -7,7 +7,7 @@ import OpenMarketCore
 ///
 /// Handlers: `PeoplePage.swift`, `SetupPages.swift`, `AccountPage.swift`, `ColleagueAddress.swift`.
 /// `PanelApp` builds it with the dependencies below.
-struct PeopleController: Sendable, PageHandling {
+struct PeopleController: Sendable {
     let pages: Pages
     let configuration: PanelConfiguration
     let sessions: SessionStore

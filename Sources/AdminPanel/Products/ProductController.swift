@@ -6,7 +6,7 @@ import OpenMarketCore
 /// `/products/{id}` (the product page) and `/products/{id}/delete` (the confirmation and the delete).
 ///
 /// Handlers: `DetailPage.swift`, `DeletePage.swift`. `PanelApp` builds it with the dependencies below.
-struct ProductController: Sendable, PageHandling, CatalogWriting {
+struct ProductController: Sendable, CatalogWriting {
     let pages: Pages
     let configuration: PanelConfiguration
     let client: OpenMarketClient
@@ -27,7 +27,7 @@ struct ProductController: Sendable, PageHandling, CatalogWriting {
     }
 
     /// The product's scheduled discounts and their form (`SaleSections`).
-    func productSalesSection(_ product: ProductDetail, canManage: Bool, visit: Visit, form: SaleFormState?) async -> ProductSalesView {
-        await saleSections.productSalesSection(product, canManage: canManage, visit: visit, form: form)
+    func productSalesSection(_ product: ProductDetail, canManage: Bool, context: PanelContext, form: SaleFormState?) async -> ProductSalesView {
+        await saleSections.productSalesSection(product, canManage: canManage, context: context, form: form)
     }
 }

@@ -6,11 +6,11 @@ extension ActivityController {
     /// element `data-bulk-run="{run id}"` with the run's revert form. Writers get a revert form
     /// (`data-revert`) on every edit and bulk row that changed fields; viewers get none.
     /// `reverted`: the rows a later revert set back (`ActivityLog.revertedRowIDs`).
-    func activityItems(_ records: [ActivityRecord], reverted: Set<Int> = [], visit: Visit,
+    func activityItems(_ records: [ActivityRecord], reverted: Set<Int> = [], context: PanelContext,
                        presenter: ActivityRowPresenter) -> [ActivityItemView] {
-        let l = visit.localizer
-        let canWrite = visit.session?.role.canWrite ?? false
-        let token = visit.session?.csrfToken ?? ""
+        let l = context.localizer
+        let canWrite = context.role.canWrite
+        let token = context.csrfToken
         let v1 = configuration.api.dialect == .v1
         func form(_ url: String, _ label: String, _ passwordID: String) -> RevertFormView {
             RevertFormView(url: url, csrfToken: token, label: label, v1: v1, passwordID: passwordID,

@@ -6,7 +6,7 @@ import OpenMarketCore
 /// undone.
 ///
 /// Handlers: `RevertPages.swift`, `RevertRunner.swift`. `PanelApp` builds it with the dependencies below.
-struct RevertController: Sendable, PageHandling, CatalogWriting {
+struct RevertController: Sendable, CatalogWriting {
     let pages: Pages
     let configuration: PanelConfiguration
     let client: OpenMarketClient

@@ -9,11 +9,10 @@ extension BulkController {
 
     /// One sale per selected product of this vendor, each checked on its own (its price, its
     /// other sales); a period or discount no product could take refuses the whole request.
-    func scheduleDiscountBulk(_ request: HTTPRequest, form: FormFields, session: SessionSnapshot, chosen: [String],
+    func scheduleDiscountBulk(_ request: HTTPRequest, form: FormFields, context: PanelContext, chosen: [String],
                               back: String) async throws -> HTTPResponse {
         guard saleSections.salesAvailable else { throw SaleSections.salesUnavailable }
-        let visit = visit(request, session: session)
-        let l = visit.localizer
+        let l = context.localizer
         let text = SaleText(zone: configuration.timeZone, l: l)
         let ids: [Int]
         do throws(BulkSelection.Problem) {
@@ -22,7 +21,7 @@ extension BulkController {
             throw PageFailure(status: 422, heading: "bulk_too_many_heading", message: "bulk_too_many_message",
                               arguments: ["count": l.number(count), "max": l.number(BulkSelection.maxIDs)])
         } catch {
-            return try await refusedBulk(request, back: back, refusal: BulkRefusal(
+            return try await refusedBulk(request, context, back: back, refusal: BulkRefusal(
                 message: l("bulk_flash_nothing_selected"), form: { form[$0] }, ids: form.all("ids")))
         }
         let values = SaleForm { form[$0] }
@@ -32,7 +31,7 @@ extension BulkController {
         if case .refused(let issues) = general, !issues.isEmpty {
             // The list again, ticks and values kept, the reasons as an alert (nothing was sent).
             let reasons = issues.map { text.issue($0, currency: .KRW) }.joined(separator: " ")
-            return try await refusedBulk(request, back: back, refusal: BulkRefusal(
+            return try await refusedBulk(request, context, back: back, refusal: BulkRefusal(
                 message: l("sales_bulk_refused_reason", ["reasons": reasons]), form: { form[$0] }, ids: form.all("ids")))
         }
 
@@ -41,7 +40,7 @@ extension BulkController {
         var rows: [Int: BulkResultRowView] = [:]
         var done = 0
         for product in allowed {
-            let outcome = await saleSections.createSale(values, for: product, by: session.person)
+            let outcome = await saleSections.createSale(values, for: product, by: context.person)
             let reason: String, logged: ActivityDetail
             switch outcome {
             case .success(let sale):
@@ -52,13 +51,13 @@ extension BulkController {
                 reason = refusal.messages(text).map(\.message).joined(separator: " ")
                 logged = SaleActivityDetail.bulkRefused(refusal)
             }
-            await activity.record(ActivityEntry(session, request, action: "bulk", productID: product.id, detail: logged.stored))
+            await activity.record(ActivityEntry(context, request, action: "bulk", productID: product.id, detail: logged.stored))
             rows[product.id] = Self.bulkRow(product.id, name: product.name, done: { if case .success = outcome { true } else { false } }(), reason: reason, back: back)
         }
         for refusal in refused {
             rows[refusal.id] = Self.bulkRow(refusal.id, name: l("bulk_unknown_product", ["id": String(refusal.id)]), done: false,
                                             reason: l(refusal.reason), back: back, linked: false)
-            await activity.record(ActivityEntry(session, request, action: "bulk", productID: refusal.id,
+            await activity.record(ActivityEntry(context, request, action: "bulk", productID: refusal.id,
                                                 detail: ActivityDetail("bulk", ["action_key": "sales_bulk_action", "outcome_key": "bulk_outcome_failed",
                                                                                 "reason_key": refusal.reason]).stored))
         }
@@ -67,7 +66,7 @@ extension BulkController {
             heading: l("sales_bulk_heading"),
             summary: l("bulk_summary", ["total": l.number(ids.count), "done": l.number(done), "failed": l.number(ids.count - done)]),
             rows: ids.compactMap { rows[$0] }, backURL: back)
-        return try page(view, title: l("bulk_title"), visit: visit, section: .products)
+        return try pages.page(view, title: l("bulk_title"), context: context, section: .products)
     }
 
     private static func bulkRow(_ id: Int, name: String, done: Bool, reason: String, back: String, linked: Bool = true) -> BulkResultRowView {

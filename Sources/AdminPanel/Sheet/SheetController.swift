@@ -6,7 +6,7 @@ import OpenMarketCore
 /// stock on one screen, saved at once (what Smart Store calls 일괄수정).
 ///
 /// Handlers: `SheetPage.swift`, `SheetSave.swift`. `PanelApp` builds it with the dependencies below.
-struct SheetController: Sendable, PageHandling, CatalogWriting {
+struct SheetController: Sendable, CatalogWriting {
     let pages: Pages
     let configuration: PanelConfiguration
     let client: OpenMarketClient

@@ -35,7 +35,7 @@ struct FieldChange: Sendable, Equatable {
 ///
 /// Declared here with the form's shared parts; the handlers extend it in `RegisterPage.swift`,
 /// `EditPage.swift`, `DuplicatePage.swift` and `V1/V1Forms.swift`.
-struct ProductFormController: Sendable, PageHandling, CatalogWriting {
+struct ProductFormController: Sendable, CatalogWriting {
     let pages: Pages
     let configuration: PanelConfiguration
     let client: OpenMarketClient
