@@ -12,4 +12,9 @@ struct ActivityController: Sendable {
     let people: PeopleStore
     let catalog: CatalogSync
     let activity: ActivityLog
+
+    /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
+    static func register(on routes: inout RouteTable) {
+        routes.get("/activity", .viewer, page: \.activityController) { try await $0.activityPage($1, $2) }
+    }
 }

@@ -87,20 +87,32 @@ struct RouteTable: Sendable {
 
     private(set) var routes: [Route] = []
 
-    mutating func get(_ pattern: String, _ access: RouteAccess, page handler: @escaping Handler) {
-        add("GET", pattern, access, .serverDefault, .page(handler))
-    }
+    /// A handler of a controller (`CatalogController.register(on:)`): the controller the panel
+    /// built (`controller`, a property of `PanelApp`), the request and its context.
+    typealias ControllerHandler<Controller> = @Sendable (Controller, HTTPRequest, PanelContext) async throws -> HTTPResponse
 
     mutating func get(_ pattern: String, _ access: RouteAccess, plain handler: @escaping Handler) {
         add("GET", pattern, access, .serverDefault, .plain(handler))
     }
 
-    mutating func get(_ pattern: String, open handler: @escaping OpenHandler) {
-        add("GET", pattern, .anyone, .serverDefault, .open(handler))
+    mutating func get<Controller>(_ pattern: String, _ access: RouteAccess, page controller: KeyPath<PanelApp, Controller> & Sendable,
+                                  _ handler: @escaping ControllerHandler<Controller>) {
+        add("GET", pattern, access, .serverDefault, .page { app, request, context in try await handler(app[keyPath: controller], request, context) })
     }
 
-    mutating func post(_ pattern: String, _ access: RouteAccess, bodyLimit: RouteBodyLimit, page handler: @escaping Handler) {
-        add("POST", pattern, access, bodyLimit, .page(handler))
+    mutating func get<Controller>(_ pattern: String, _ access: RouteAccess, plain controller: KeyPath<PanelApp, Controller> & Sendable,
+                                  _ handler: @escaping ControllerHandler<Controller>) {
+        add("GET", pattern, access, .serverDefault, .plain { app, request, context in try await handler(app[keyPath: controller], request, context) })
+    }
+
+    mutating func get<Controller>(_ pattern: String, open controller: KeyPath<PanelApp, Controller> & Sendable,
+                                  _ handler: @escaping @Sendable (Controller, HTTPRequest) async throws -> HTTPResponse) {
+        add("GET", pattern, .anyone, .serverDefault, .open { app, request in try await handler(app[keyPath: controller], request) })
+    }
+
+    mutating func post<Controller>(_ pattern: String, _ access: RouteAccess, bodyLimit: RouteBodyLimit,
+                                   page controller: KeyPath<PanelApp, Controller> & Sendable, _ handler: @escaping ControllerHandler<Controller>) {
+        add("POST", pattern, access, bodyLimit, .page { app, request, context in try await handler(app[keyPath: controller], request, context) })
     }
 
     private mutating func add(_ method: String, _ pattern: String, _ access: RouteAccess, _ bodyLimit: RouteBodyLimit,

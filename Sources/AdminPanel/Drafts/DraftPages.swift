@@ -70,4 +70,12 @@ struct DraftController: Sendable {
         }
         return id
     }
+
+    /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
+    static func register(on routes: inout RouteTable) {
+        routes.get("/drafts", .viewer, page: \.draftController) { try await $0.draftsPage($1, $2) }
+        routes.get("/drafts/{id}", .viewer, page: \.draftController) { try await $0.draftForm($1, $2) }
+        routes.post("/drafts/{id}/delete", .editor, bodyLimit: .bytes(16 * 1024),
+                    page: \.draftController) { try await $0.deleteDraft($1, $2) }
+    }
 }

@@ -21,4 +21,18 @@ struct ImportController: Sendable, CatalogWriting {
     let imageStager: ImageStager
     /// The panel's client to the outside, for photos named by URL.
     let outbound: HTTPClient
+
+    /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
+    static func register(on routes: inout RouteTable) {
+        routes.get("/products/import", .editor, page: \.importController) { try await $0.importForm($1, $2) }
+        // The CSV's 5 MiB plus the photos within the register form's upload limit; a body over it
+        // is refused (413) before it is read.
+        routes.post("/products/import", .editor, bodyLimit: .importUpload,
+                    page: \.importController) { try await $0.importPreview($1, $2) }
+        routes.get("/products/import/{import}", .editor, page: \.importController) { try await $0.importPage($1, $2) }
+        routes.get("/products/import/{import}/status.json", .editor,
+                   plain: \.importController) { await $0.importStatus($1, $2) }
+        routes.post("/products/import/{import}/apply", .editor, bodyLimit: .bytes(16 * 1024),
+                    page: \.importController) { try await $0.importApply($1, $2) }
+    }
 }

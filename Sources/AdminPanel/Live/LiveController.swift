@@ -9,4 +9,9 @@ struct LiveController: Sendable {
     let live: LiveStreams
     let sessions: SessionStore
     let people: PeopleStore
+
+    /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
+    static func register(on routes: inout RouteTable) {
+        routes.get("/events", .viewer, plain: \.liveController) { await $0.events($1, $2) }
+    }
 }

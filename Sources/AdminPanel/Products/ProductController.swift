@@ -30,4 +30,12 @@ struct ProductController: Sendable, CatalogWriting {
     func productSalesSection(_ product: ProductDetail, canManage: Bool, context: PanelContext, form: SaleFormState?) async -> ProductSalesView {
         await saleSections.productSalesSection(product, canManage: canManage, context: context, form: form)
     }
+
+    /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
+    static func register(on routes: inout RouteTable) {
+        routes.get("/products/{id}", .viewer, page: \.productController) { try await $0.detailPage($1, $2) }
+        routes.get("/products/{id}/delete", .editor, page: \.productController) { try await $0.deletePrompt($1, $2) }
+        routes.post("/products/{id}/delete", .editor, bodyLimit: .bytes(16 * 1024),
+                    page: \.productController) { try await $0.deleteProduct($1, $2) }
+    }
 }

@@ -109,4 +109,13 @@ struct SalesController: Sendable {
               value.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\\") }) else { return "/sales" }
         return value
     }
+
+    /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
+    static func register(on routes: inout RouteTable) {
+        routes.get("/sales", .viewer, page: \.salesController) { try await $0.salesPage($1, $2) }
+        routes.post("/products/{id}/sales", .editor, bodyLimit: .bytes(16 * 1024),
+                    page: \.salesController) { try await $0.scheduleSale($1, $2) }
+        routes.post("/sales/{id}/cancel", .editor, bodyLimit: .bytes(16 * 1024),
+                    page: \.salesController) { try await $0.cancelSale($1, $2) }
+    }
 }

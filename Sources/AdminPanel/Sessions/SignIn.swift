@@ -101,4 +101,11 @@ struct SessionController: Sendable {
                                  alert: alert.map(MessageView.init))
         return try pages.page(view, title: l("login_heading"), context: context, status: status)
     }
+
+    /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
+    static func register(on routes: inout RouteTable) {
+        routes.get("/login", .anyone, page: \.sessionController) { try await $0.loginForm($1, $2) }
+        routes.post("/login", .anyone, bodyLimit: .bytes(16 * 1024), page: \.sessionController) { try await $0.login($1, $2) }
+        routes.post("/logout", .viewer, bodyLimit: .bytes(16 * 1024), page: \.sessionController) { try await $0.logout($1, $2) }
+    }
 }

@@ -118,4 +118,11 @@ struct TrashController: Sendable, CatalogWriting {
         throw PageFailure(status: 422, heading: "safety_restore_failed_heading", message: "safety_restore_refused",
                           arguments: ["reason": reasons])
     }
+
+    /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
+    static func register(on routes: inout RouteTable) {
+        routes.get("/trash", .viewer, page: \.trashController) { try await $0.trashPage($1, $2) }
+        routes.post("/trash/{id}/restore", .editor, bodyLimit: .bytes(16 * 1024),
+                    page: \.trashController) { try await $0.restoreFromTrash($1, $2) }
+    }
 }
