@@ -5,8 +5,8 @@ import HTTPServer
 import OpenMarketCore
 
 /// The wiring of the panel: builds the stores and services from the configuration, then one
-/// controller per concept with the dependencies it uses, and the router (`Routes.swift`:
-/// the route table naming each controller's handler, inside the guards). No handler lives here.
+/// controller per concept with the dependencies it uses, and the router (`Routes.swift`: the
+/// routes each controller registers, inside the guards). No handler lives here.
 final class PanelApp: Sendable {
     let configuration: PanelConfiguration
     let client: OpenMarketClient
@@ -52,7 +52,7 @@ final class PanelApp: Sendable {
     let visitors: Visitors
     /// The page plumbing every controller that renders pages holds.
     let pages: Pages
-    /// The controllers, one per concept; the route table (`Routes.swift`) names their handlers.
+    /// The controllers, one per concept; each registers its routes (`register(on:)`).
     let mediaController: MediaController
     let healthController: HealthController
     let trashKeeper: TrashKeeper

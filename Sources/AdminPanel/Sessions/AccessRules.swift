@@ -24,10 +24,11 @@ extension PanelApp {
     func unroutedMiddleware(_ table: RouteTable) -> Middleware {
         { [self] request, next in
             guard request.routeTemplate == nil else { return try await next(request) }
-            let access = table.access(method: request.method, path: request.path)
+            let segments = request.pathSegments
+            let access = table.access(method: request.method, segments: segments)
             guard access != .anyone else { return try await next(request) }
             return try await guarded(request, access: access) { request, context in
-                table.hasRoutes(at: request.path) ? try await next(request) : pages.errorPage(.notFound(), context: context)
+                table.hasRoutes(at: segments) ? try await next(request) : pages.errorPage(.notFound(), context: context)
             }
         }
     }
@@ -36,7 +37,7 @@ extension PanelApp {
     func access(of request: HTTPRequest) -> RouteAccess {
         let method = request.method == "HEAD" ? "GET" : request.method
         return request.routeTemplate.flatMap { Self.accessByRoute[method + " " + $0] }
-            ?? Self.routeTable.access(method: request.method, path: request.path)
+            ?? Self.routeTable.access(method: request.method, segments: request.pathSegments)
     }
 
     private func signInFirst(_ request: HTTPRequest, _ context: PanelContext) -> HTTPResponse {

@@ -83,6 +83,8 @@ import Testing
         #expect(table.access(method: "POST", path: "/healthz") == .anyone)
         #expect(table.access(method: "GET", path: "/static/app.css") == .anyone)
         #expect(table.access(method: "GET", path: "/static/") == .anyone)
+        // The router's own matcher: `{path...}` takes zero segments too, as the router routes it.
+        #expect(table.access(method: "GET", path: "/static") == .anyone)
         #expect(table.access(method: "GET", path: "/nowhere") == .viewer)
         #expect(table.access(method: "POST", path: "/nowhere") == .editor)
         #expect(table.access(method: "GET", path: "/setup") == .viewer)
