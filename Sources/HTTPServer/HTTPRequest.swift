@@ -21,6 +21,9 @@ public struct HTTPRequest: Sendable {
 
     public var cookies: [String: String] { CookieParser.parse(headers) }
 
+    /// The path's segments as the router matches them (each percent-decoded on its own).
+    public var pathSegments: [String] { RequestTarget(target)?.segments ?? [] }
+
     /// Builds a request from a raw target. Throws `HTTPError(400)` when the path does not decode.
     public init(method: String = "GET", target: String, version: String = "HTTP/1.1",
                 headers: HTTPHeaders = HTTPHeaders(), body: RequestBody = RequestBody(),

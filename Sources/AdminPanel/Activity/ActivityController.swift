@@ -6,7 +6,7 @@ import OpenMarketCore
 ///
 /// Handlers: `ActivityPage.swift`, `ActivityRevertForms.swift`. `PanelApp` builds it with the
 /// dependencies below.
-struct ActivityController: Sendable, PageHandling {
+struct ActivityController: Sendable {
     let pages: Pages
     let configuration: PanelConfiguration
     let people: PeopleStore
@@ -14,4 +14,9 @@ struct ActivityController: Sendable, PageHandling {
     let activity: ActivityLog
     /// The sales a bulk 즉시할인 run booked, for the run's "cancel all".
     let sales: SaleStore
+
+    /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
+    static func register(on routes: inout RouteTable) {
+        routes.get("/activity", .viewer, page: \.activityController) { try await $0.activityPage($1, $2) }
+    }
 }

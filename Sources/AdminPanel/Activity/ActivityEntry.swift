@@ -33,9 +33,9 @@ struct ActivityEntry: Sendable, Equatable {
     }
 
     /// The usual way a handler makes one: the signed-in person of `session`, the request's address.
-    init(_ session: SessionSnapshot, _ request: HTTPRequest, action: String, productID: Int? = nil,
+    init(_ context: PanelContext, _ request: HTTPRequest, action: String, productID: Int? = nil,
          changes: [FieldChange] = [], detail: String? = nil) {
-        self.init(person: session.person, address: request.remoteAddress, action: action, productID: productID,
+        self.init(person: context.person, address: request.remoteAddress, action: action, productID: productID,
                   changes: changes, detail: detail)
     }
 }

@@ -5,9 +5,9 @@ import HTTPServer
 /// `GET /activity?person=&action=&product=&page=`: the log, newest first, for every signed-in
 /// person; and the rows a product's detail page shows in its `data-history` section.
 extension ActivityController {
-    func activityPage(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let visit = await visit(request)
-        let l = visit.localizer
+    func activityPage(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
+        let context = context.withFormKey()
+        let l = context.localizer
         let person = request.query["person"].map { String($0.prefix(64)) }.flatMap { $0.isEmpty ? nil : $0 }
         let action = request.query["action"].flatMap { ActivityAction.all.contains($0) ? $0 : nil }
         let product = request.query["product"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
@@ -28,7 +28,7 @@ extension ActivityController {
         let reverted = (try? await activity.revertedRowIDs(among: rows)) ?? []
         let runs = rows.compactMap { $0.entry.action == "bulk" ? $0.entry.runID : nil }
         let saleRuns = (try? await sales.runSummaries(runs)) ?? [:]
-        view.items = activityItems(rows, reverted: reverted, saleRuns: saleRuns, visit: visit, presenter: presenter)
+        view.items = activityItems(rows, reverted: reverted, saleRuns: saleRuns, context: context, presenter: presenter)
         view.person = person ?? ""
         view.product = product.map(String.init) ?? ""
         // `local` is who acts while sign-in is off; with sign-in on it is nobody to filter by.
@@ -36,7 +36,7 @@ extension ActivityController {
         view.actions = ActivityAction.all.map { ListOptionView(value: $0, label: ActivityAction.label($0, l), chosen: $0 == action) }
         view.newer = pageNumber > 1 ? LinkView(url: link(page: pageNumber - 1)) : nil
         view.older = hasMore ? LinkView(url: link(page: pageNumber + 1)) : nil
-        return try page(view, title: l("activity_heading"), visit: visit, section: .activity)
+        return try pages.page(view, title: l("activity_heading"), context: context, section: .activity)
     }
 
     /// The latest rows about one product, for its detail page (nil when the log cannot be read:

@@ -16,6 +16,11 @@ struct HealthController: Sendable {
         response.headers["Cache-Control"] = "no-store"
         return response
     }
+
+    /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
+    static func register(on routes: inout RouteTable) {
+        routes.get("/healthz", open: \.healthController) { try await $0.health($1) }
+    }
 }
 
 /// Whether the API answers its health check, asked at most once per `maxAge` whoever asks

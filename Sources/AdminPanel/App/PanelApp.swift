@@ -5,8 +5,8 @@ import HTTPServer
 import OpenMarketCore
 
 /// The wiring of the panel: builds the stores and services from the configuration, then one
-/// controller per concept with the dependencies it uses, and the router (`Routes.swift`:
-/// the route table naming each controller's handler, inside the guards). No handler lives here.
+/// controller per concept with the dependencies it uses, and the router (`Routes.swift`: the
+/// routes each controller registers, inside the guards). No handler lives here.
 final class PanelApp: Sendable {
     let configuration: PanelConfiguration
     let client: OpenMarketClient
@@ -48,9 +48,11 @@ final class PanelApp: Sendable {
     let trash: TrashStore
     let drafts: DraftStore
     let reverts = KeyedQueue<String>()
-    /// The page plumbing every controller holds.
+    /// Fills each request's context (`PanelApp.guarded`).
+    let visitors: Visitors
+    /// The page plumbing every controller that renders pages holds.
     let pages: Pages
-    /// The controllers, one per concept; the route table (`Routes.swift`) names their handlers.
+    /// The controllers, one per concept; each registers its routes (`register(on:)`).
     let mediaController: MediaController
     let healthController: HealthController
     let trashKeeper: TrashKeeper
@@ -183,10 +185,9 @@ final class PanelApp: Sendable {
         } catch {
             throw PanelStartupError("the public folder \(configuration.publicDirectory.path) cannot be served: \(error)")
         }
-        pages = Pages(configuration: configuration, renderer: renderer,
-                      visitors: Visitors(signIn: configuration.signIn, sessions: sessions, people: people,
-                                         stringCatalogs: stringCatalogs),
-                      formTokens: formTokens, flashCookie: flashCookie)
+        visitors = Visitors(signIn: configuration.signIn, sessions: sessions, people: people,
+                            stringCatalogs: stringCatalogs, formTokens: formTokens, flashCookie: flashCookie)
+        pages = Pages(configuration: configuration, renderer: renderer, flashCookie: flashCookie)
         mediaController = MediaController(pages: pages, configuration: configuration, transport: transport,
                                           media: media, staging: staging, mediaCache: mediaCache,
                                           mediaFetches: mediaFetches)
@@ -247,13 +248,11 @@ final class PanelApp: Sendable {
                                             catalog: catalog, catalogDatabase: catalogDatabase, presenter: presenter,
                                             deleteGate: deleteGate, database: database, activity: activity,
                                             reverts: reverts)
-        liveController = LiveController(visitors: pages.visitors, live: live, sessions: sessions, people: people)
+        liveController = LiveController(live: live, sessions: sessions, people: people)
         salesController = SalesController(pages: pages, configuration: configuration, client: client, vendor: vendor,
                                           sales: sales, saleScheduler: saleScheduler, activity: activity,
                                           productController: productController, saleSections: saleSections)
     }
-
-    var visitors: Visitors { pages.visitors }
 
     /// The panel's one client to the outside: the API transport's own, or (a transport given
     /// by tests) one with the same trust.

@@ -51,54 +51,69 @@ enum RouteBodyLimit: Sendable {
     }
 }
 
-/// Every route of the panel with the access it needs, stated where it is registered
-/// (`PanelApp.routeTable`). The access check (`PanelApp.accessMiddleware`) reads the matched
-/// route's entry; nothing is decided from path prefixes.
+/// Every route of the panel with the access it needs, each registered by its controller
+/// (`register(on:)`, gathered in `PanelApp.routeTable`). The access check (`PanelApp.guarded`)
+/// gets the matched route's access; nothing is decided from path prefixes.
 struct RouteTable: Sendable {
-    typealias Handler = @Sendable (PanelApp, HTTPRequest) async throws -> HTTPResponse
+    /// A handler of a guarded route: it gets the request's context (`PanelApp.guarded`).
+    typealias Handler = @Sendable (PanelApp, HTTPRequest, PanelContext) async throws -> HTTPResponse
+    /// A handler of a route anyone may reach that needs nobody's identity (health, assets).
+    typealias OpenHandler = @Sendable (PanelApp, HTTPRequest) async throws -> HTTPResponse
+
+    enum Kind: Sendable {
+        /// Failures become error pages (`Pages.respond`).
+        case page(Handler)
+        /// Answers by itself (JSON, media, events, redirects).
+        case plain(Handler)
+        /// No context is filled: no session lookup for assets or health.
+        case open(OpenHandler)
+    }
 
     struct Route: Sendable {
         let method: String
         let pattern: String
         let access: RouteAccess
         let bodyLimit: RouteBodyLimit
-        /// A page route turns failures into error pages (`Pages.pageHandler`); a plain one
-        /// answers by itself (JSON, media, assets).
-        let isPage: Bool
-        let handler: Handler
-        /// The pattern's parts, to answer `access(method:path:)` for a path the router did not match.
-        fileprivate let segments: [Segment]
-    }
-
-    fileprivate enum Segment: Sendable, Equatable {
-        case literal(String)
-        case parameter
-        case rest
+        let kind: Kind
+        /// The router's matcher, to answer `access(method:path:)` for a request it did not route.
+        let matcher: RoutePattern
     }
 
     private(set) var routes: [Route] = []
 
-    mutating func get(_ pattern: String, _ access: RouteAccess, page handler: @escaping Handler) {
-        add("GET", pattern, access, .serverDefault, isPage: true, handler)
-    }
+    /// A handler of a controller (`CatalogController.register(on:)`): the controller the panel
+    /// built (`controller`, a property of `PanelApp`), the request and its context.
+    typealias ControllerHandler<Controller> = @Sendable (Controller, HTTPRequest, PanelContext) async throws -> HTTPResponse
 
     mutating func get(_ pattern: String, _ access: RouteAccess, plain handler: @escaping Handler) {
-        add("GET", pattern, access, .serverDefault, isPage: false, handler)
+        add("GET", pattern, access, .serverDefault, .plain(handler))
     }
 
-    mutating func post(_ pattern: String, _ access: RouteAccess, bodyLimit: RouteBodyLimit, page handler: @escaping Handler) {
-        add("POST", pattern, access, bodyLimit, isPage: true, handler)
+    mutating func get<Controller>(_ pattern: String, _ access: RouteAccess, page controller: KeyPath<PanelApp, Controller> & Sendable,
+                                  _ handler: @escaping ControllerHandler<Controller>) {
+        add("GET", pattern, access, .serverDefault, .page { app, request, context in try await handler(app[keyPath: controller], request, context) })
+    }
+
+    mutating func get<Controller>(_ pattern: String, _ access: RouteAccess, plain controller: KeyPath<PanelApp, Controller> & Sendable,
+                                  _ handler: @escaping ControllerHandler<Controller>) {
+        add("GET", pattern, access, .serverDefault, .plain { app, request, context in try await handler(app[keyPath: controller], request, context) })
+    }
+
+    mutating func get<Controller>(_ pattern: String, open controller: KeyPath<PanelApp, Controller> & Sendable,
+                                  _ handler: @escaping @Sendable (Controller, HTTPRequest) async throws -> HTTPResponse) {
+        add("GET", pattern, .anyone, .serverDefault, .open { app, request in try await handler(app[keyPath: controller], request) })
+    }
+
+    mutating func post<Controller>(_ pattern: String, _ access: RouteAccess, bodyLimit: RouteBodyLimit,
+                                   page controller: KeyPath<PanelApp, Controller> & Sendable, _ handler: @escaping ControllerHandler<Controller>) {
+        add("POST", pattern, access, bodyLimit, .page { app, request, context in try await handler(app[keyPath: controller], request, context) })
     }
 
     private mutating func add(_ method: String, _ pattern: String, _ access: RouteAccess, _ bodyLimit: RouteBodyLimit,
-                              isPage: Bool, _ handler: @escaping Handler) {
+                              _ kind: Kind) {
         precondition(!routes.contains { $0.method == method && $0.pattern == pattern }, "route declared twice: \(method) \(pattern)")
-        let segments: [Segment] = pattern.split(separator: "/").map { part in
-            if part.hasPrefix("{") && part.hasSuffix("...}") { return .rest }
-            return part.hasPrefix("{") ? .parameter : .literal(String(part))
-        }
-        routes.append(Route(method: method, pattern: pattern, access: access, bodyLimit: bodyLimit, isPage: isPage,
-                            handler: handler, segments: segments))
+        routes.append(Route(method: method, pattern: pattern, access: access, bodyLimit: bodyLimit, kind: kind,
+                            matcher: RoutePattern(pattern)))
     }
 
     /// The access of the route the router matched (`HTTPRequest.routeTemplate`), keyed for a
@@ -110,44 +125,27 @@ struct RouteTable: Sendable {
     /// The access a request needs. A request the router matched needs its route's; one to a
     /// known path with another method (405) the strictest of that path's routes, so the answer
     /// reveals no more than the routes themselves would; one to no route at all (404) a
-    /// signed-in person, and an editor to send anything but GET/HEAD.
-    func access(method: String, path: String) -> RouteAccess {
+    /// signed-in person, and an editor to send anything but GET/HEAD. `segments`: the request's
+    /// `pathSegments`, matched as the router matches them.
+    func access(method: String, segments: [String]) -> RouteAccess {
         let method = method == "HEAD" ? "GET" : method
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
-        let atPath = routes.filter { Self.matches($0.segments, parts) }
+        let atPath = routes.filter { $0.matcher.match(segments) != nil }
         // Like the router: of several patterns for one path (`/products/new`, `/products/{id}`)
         // the most literal one answers.
-        if let route = atPath.filter({ $0.method == method }).max(by: { Self.lessSpecific($0.segments, $1.segments) }) {
+        if let route = atPath.filter({ $0.method == method }).max(by: { $1.matcher.isMoreSpecific(than: $0.matcher) }) {
             return route.access
         }
         if let first = atPath.first { return atPath.dropFirst().reduce(first.access) { $0.stricter($1.access) } }
         return method == "GET" ? .viewer : .editor
     }
 
-    private static func lessSpecific(_ a: [Segment], _ b: [Segment]) -> Bool {
-        func rank(_ segment: Segment) -> Int {
-            switch segment {
-            case .literal: 2
-            case .parameter: 1
-            case .rest: 0
-            }
-        }
-        for (x, y) in zip(a, b) where rank(x) != rank(y) { return rank(x) < rank(y) }
-        return a.count < b.count
+    /// The access a request to `path` needs (`access(method:segments:)`).
+    func access(method: String, path: String) -> RouteAccess {
+        access(method: method, segments: (try? HTTPRequest(target: path))?.pathSegments ?? [])
     }
 
-    private static func matches(_ pattern: [Segment], _ parts: [String]) -> Bool {
-        var index = 0
-        for segment in pattern {
-            switch segment {
-            case .rest: return index < parts.count
-            case .parameter:
-                guard index < parts.count, !parts[index].isEmpty else { return false }
-            case .literal(let text):
-                guard index < parts.count, parts[index] == text else { return false }
-            }
-            index += 1
-        }
-        return index == parts.count
+    /// True when some route answers these segments, whatever its method (a 405 rather than a 404).
+    func hasRoutes(at segments: [String]) -> Bool {
+        routes.contains { $0.matcher.match(segments) != nil }
     }
 }

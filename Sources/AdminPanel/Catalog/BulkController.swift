@@ -6,7 +6,7 @@ import OpenMarketCore
 /// result page.
 ///
 /// Handlers: `BulkPage.swift`, `SaleBulk.swift`. `PanelApp` builds it with the dependencies below.
-struct BulkController: Sendable, PageHandling, CatalogWriting {
+struct BulkController: Sendable, CatalogWriting {
     let pages: Pages
     let configuration: PanelConfiguration
     let client: OpenMarketClient
@@ -22,4 +22,10 @@ struct BulkController: Sendable, PageHandling, CatalogWriting {
     let saleSections: SaleSections
     let trashKeeper: TrashKeeper
     let mediaController: MediaController
+
+    /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
+    static func register(on routes: inout RouteTable) {
+        routes.post("/products/bulk", .editor, bodyLimit: .bytes(64 * 1024),
+                    page: \.bulkController) { try await $0.bulkAction($1, $2) }
+    }
 }

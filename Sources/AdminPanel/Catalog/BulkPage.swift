@@ -5,20 +5,16 @@ import OpenMarketCore
 extension BulkController {
     /// `POST /products/bulk` (`ids`…, `action`, its value, `csrf_token`, `back`): one result row
     /// per product. Works as a plain form post; the list's script only adds a progress bar.
-    func bulkAction(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func bulkAction(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
         let form = try await request.urlencodedForm(limits: FormLimits(maxFields: 512, maxFieldBytes: 8 * 1024))
-        let session = try await requireCSRF(request, formToken: form["csrf_token"])
-        let visit = visit(request, session: session)
-        let l = visit.localizer
-        guard session.role.canWrite else {
-            throw PageFailure.forbidden("bulk_error_viewer")
-        }
+        try pages.requireCSRF(context, formToken: form["csrf_token"])
+        let l = context.localizer
         let back = BackLink.validated(form["back"]) ?? "/products"
 
         // "Select all on this page" without JS: the page's own ids come along in `page_ids`.
         let chosen = form["select_all"] == "1" ? form.all("page_ids") : form.all("ids")
         if form["action"] == Self.scheduleDiscountAction {
-            return try await scheduleDiscountBulk(request, form: form, session: session, chosen: chosen, back: back)
+            return try await scheduleDiscountBulk(request, form: form, context: context, chosen: chosen, back: back)
         }
         let ids: [Int]
         let action: BulkSelection.Action
@@ -26,13 +22,13 @@ extension BulkController {
             ids = try BulkSelection.ids(chosen)
             action = try BulkSelection.action { form[$0] }
         } catch .nothingSelected {
-            return try await refusedBulk(request, back: back, refusal: BulkRefusal(
+            return try await refusedBulk(request, context, back: back, refusal: BulkRefusal(
                 message: l("bulk_flash_nothing_selected"), form: { form[$0] }, ids: form.all("ids")))
         } catch .tooMany(let count) {
             throw PageFailure(status: 422, heading: "bulk_too_many_heading", message: "bulk_too_many_message",
                               arguments: ["count": l.number(count), "max": l.number(BulkSelection.maxIDs)])
         } catch .invalid(let key) {
-            return try await refusedBulk(request, back: back, refusal: BulkRefusal(
+            return try await refusedBulk(request, context, back: back, refusal: BulkRefusal(
                 message: l(key), form: { form[$0] }, ids: form.all("ids")))
         }
 
@@ -40,11 +36,11 @@ extension BulkController {
         // kept only when the password is wrong (the delete limits of the single delete).
         var attempt: DeleteAttempt?
         if case .delete = action {
-            switch await DeleteAttempt.reserve(session.person, in: deleteGate) {
+            switch await DeleteAttempt.reserve(context.person, in: deleteGate) {
             case .failure(let wait):
-                var response = await errorPage(PageFailure(status: 429, heading: "delete_locked_heading",
+                var response = pages.errorPage(PageFailure(status: 429, heading: "delete_locked_heading",
                                                            message: "bulk_locked_message",
-                                                           arguments: ["wait": l.duration(wait.seconds)]), request: request)
+                                                           arguments: ["wait": l.duration(wait.seconds)]), context: context)
                 response.headers["Retry-After"] = wait.header
                 return response
             case .success(let reserved):
@@ -56,7 +52,7 @@ extension BulkController {
         let (allowed, refused) = BulkSelection.partition(ids, in: catalog.copy.snapshot(), ownVendorID: await vendor.id)
         var runner = BulkRunner(client: client, concurrency: configuration.bulkConcurrency, gauge: bulkGauge)
         runner.keeper = trashKeeper.keepThenDelete
-        runner.person = session.person
+        runner.person = context.person
         let runID = BulkRuns.newID()
         var outcomes: [BulkRunner.Outcome]
         do throws(BulkRunner.Stop) {
@@ -65,7 +61,7 @@ extension BulkController {
         } catch {
             // Wrong vendor password: nothing was deleted; it counts once toward the limit.
             await attempt?.commitWrongPassword()
-            await activity.record(ActivityEntry(session, request, action: "delete-refused", productID: allowed.first?.id,
+            await activity.record(ActivityEntry(context, request, action: "delete-refused", productID: allowed.first?.id,
                                                 detail: ActivityDetail("bulk_delete_wrong_password").stored))
             outcomes = allowed.map { .init(id: $0.id, name: $0.name, done: false, reason: "bulk_reason_password_refused") }
         }
@@ -80,7 +76,7 @@ extension BulkController {
             if let updated = outcome.updated { await catalogRecord(updated) }
             if outcome.deleted { await catalogRemove(outcome.id) }
             if let removed = outcome.removed { await mediaController.forgetMedia(of: removed) }
-            var entry = ActivityEntry(session, request, action: "bulk", productID: outcome.id, changes: outcome.changes,
+            var entry = ActivityEntry(context, request, action: "bulk", productID: outcome.id, changes: outcome.changes,
                                       detail: Self.bulkActivityDetail(action, outcome).stored)
             entry.runID = runID
             await activity.record(entry)
@@ -99,7 +95,7 @@ extension BulkController {
             heading: l(Self.bulkHeadingKey(action)),
             summary: l("bulk_summary", ["total": l.number(outcomes.count), "done": l.number(done), "failed": l.number(outcomes.count - done)]),
             rows: rows, backURL: back)
-        return try page(view, title: l("bulk_title"), visit: visit, section: .products)
+        return try pages.page(view, title: l("bulk_title"), context: context, section: .products)
     }
 
     /// A bulk row of the activity log: the action, its outcome and the reason, each a catalog key
@@ -116,11 +112,15 @@ extension BulkController {
 
     /// A refused bulk request: the list it came from, shown again (422) with the seller's ticks,
     /// action and values, and the reason as an alert. Nothing was sent to the API.
-    func refusedBulk(_ request: HTTPRequest, back: String, refusal: BulkRefusal) async throws -> HTTPResponse {
+    func refusedBulk(_ request: HTTPRequest, _ context: PanelContext, back: String,
+                     refusal: BulkRefusal) async throws -> HTTPResponse {
         let listTarget = back == "/products" || back.hasPrefix("/products?") ? back : "/products"
         let listRequest = try HTTPRequest(method: "GET", target: listTarget, headers: request.headers,
                                           remoteAddress: request.remoteAddress)
-        return try await catalogController.listPage(listRequest, refusal: refusal)
+        // The list's language links lead to the list, not to the post.
+        var context = context
+        context.languageSwitchTarget = Pages.languageSwitchTarget(listRequest)
+        return try await catalogController.listPage(listRequest, context, refusal: refusal)
     }
 
     static func bulkHeadingKey(_ action: BulkSelection.Action) -> String {

@@ -8,7 +8,7 @@ import OpenMarketCore
 /// `/products/newest.json`.
 ///
 /// Handlers: `ListPage.swift`, `CatalogPages.swift`, `EditExportPages.swift`. `PanelApp` builds it with the dependencies below.
-struct CatalogController: Sendable, PageHandling {
+struct CatalogController: Sendable {
     let pages: Pages
     let configuration: PanelConfiguration
     let client: OpenMarketClient
@@ -28,5 +28,16 @@ struct CatalogController: Sendable, PageHandling {
     /// Each row's scheduled discount mark (`SaleSections`).
     func addSaleMarks(to view: inout ProductListView, _ l: Localizer) async {
         await saleSections.addSaleMarks(to: &view, l)
+    }
+
+    /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
+    static func register(on routes: inout RouteTable) {
+        routes.get("/products", .viewer, page: \.catalogController) { try await $0.listPage($1, $2) }
+        routes.get("/products/refresh", .viewer, page: \.catalogController) { try await $0.refreshCatalog($1, $2) }
+        routes.get("/products/export.csv", .viewer, page: \.catalogController) { try await $0.exportCatalog($1, $2) }
+        routes.get("/products/export.xlsx", .viewer, page: \.catalogController) { try await $0.exportWorkbook($1, $2) }
+        routes.get("/products/export-edit.csv", .editor, page: \.catalogController) { try await $0.exportForEditing($1, $2) }
+        routes.get("/products/export-edit.xlsx", .editor, page: \.catalogController) { try await $0.exportWorkbookForEditing($1, $2) }
+        routes.get("/products/newest.json", .viewer, plain: \.catalogController) { try await $0.newestProduct($1, $2) }
     }
 }

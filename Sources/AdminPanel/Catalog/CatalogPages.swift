@@ -6,7 +6,7 @@ extension CatalogController {
     /// `GET /products/refresh?back=LIST`: the `data-refresh` button. Syncs the copy now (joining
     /// a sync under way), then returns to the list. A GET because it changes nothing of the
     /// seller's: it only makes the copy current, like a reload.
-    func refreshCatalog(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func refreshCatalog(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
         let back = BackLink.target(request.query["back"])
         await catalog.touch()
         // On failure the list shows the copy's age and the warning; nothing else to say here.
@@ -15,7 +15,7 @@ extension CatalogController {
     }
 
     /// `GET /products/export.csv?<the list's query>`: every product of that view, streamed.
-    func exportCatalog(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func exportCatalog(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
         let query = CatalogQuery({ request.query[$0] })
         let (snapshot, order) = try await exportedProducts(query, retryURL: query.exportURL)
         var response = HTTPResponse(status: 200, body: .stream(CatalogCSV.stream(snapshot, order: order)))
@@ -25,7 +25,7 @@ extension CatalogController {
     }
 
     /// `GET /products/export.xlsx?<the list's query>`: the same products as an Excel workbook.
-    func exportWorkbook(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func exportWorkbook(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
         let query = CatalogQuery({ request.query[$0] })
         let (snapshot, order) = try await exportedProducts(query, retryURL: query.exportWorkbookURL)
         let bytes = try await workbook.make(snapshot, order: order)
@@ -52,7 +52,7 @@ extension CatalogController {
     /// `GET /products/newest.json`: `{"newest_id": N}`, the id of the newest product on the API,
     /// polled by the list page's script for the new-products notice. Every tab shares one
     /// upstream check at most every few seconds (`NewestProductCheck`).
-    func newestProduct(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func newestProduct(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
         await catalog.touch()
         guard let newest = await newestCheck.newestID() else {
             var response = HTTPResponse.json(Data(#"{"newest_id":null}"#.utf8), status: 503)

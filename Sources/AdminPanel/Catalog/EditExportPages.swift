@@ -5,9 +5,9 @@ import OpenMarketCore
 extension CatalogController {
     /// `GET /products/export-edit.csv?<the list's query>`: the view's products for editing and
     /// importing again (`CatalogEditExport`), headers in the page's language.
-    func exportForEditing(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func exportForEditing(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
         let query = CatalogQuery({ request.query[$0] })
-        let l = localizer(for: request)
+        let l = context.localizer
         let rows = try await editableRows(query, retryURL: query.editExportURL, l)
         var response = HTTPResponse(status: 200, body: .data(CatalogEditExport.csv(rows, language: l.language)))
         response.headers["Content-Type"] = "text/csv; charset=utf-8"
@@ -17,9 +17,9 @@ extension CatalogController {
     }
 
     /// `GET /products/export-edit.xlsx?<the list's query>`: the same as an Excel workbook.
-    func exportWorkbookForEditing(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func exportWorkbookForEditing(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
         let query = CatalogQuery({ request.query[$0] })
-        let l = localizer(for: request)
+        let l = context.localizer
         let rows = try await editableRows(query, retryURL: query.editExportWorkbookURL, l)
         let bytes = try await workbook.makeForEditing(rows, language: l.language)
         var response = HTTPResponse(status: 200, body: .data(bytes))

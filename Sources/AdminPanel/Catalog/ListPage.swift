@@ -57,12 +57,12 @@ extension CatalogController {
     /// other view — sorted, filtered, searched — is built from the local catalog copy.
     /// With a `refusal`, the list is a refused bulk request shown again (422): the same boxes
     /// ticked, the action and values kept, the reason as an alert.
-    func listPage(_ request: HTTPRequest, refusal: BulkRefusal? = nil) async throws -> HTTPResponse {
+    func listPage(_ request: HTTPRequest, _ context: PanelContext, refusal: BulkRefusal? = nil) async throws -> HTTPResponse {
         let chosenView = request.query["view"].flatMap(ListView.init(rawValue:))
         let rememberedView = request.cookies[Self.viewCookie].flatMap(ListView.init(rawValue:)) ?? .list
         var query = CatalogQuery({ request.query[$0] }, defaultView: rememberedView)
-        var visit = await visit(request, create: false)
-        let l = visit.localizer
+        var context = context
+        let l = context.localizer
         let ownVendor = await vendor.id
 
         var view: ProductListView
@@ -117,19 +117,15 @@ extension CatalogController {
 
         // Bulk actions: a checkbox on each of the vendor's own products, for people who may write.
         let selectable = Self.selectableIDs(view.products, ownVendorID: ownVendor)
-        if !selectable.isEmpty, visit.session?.role.canWrite ?? true {
-            if visit.session?.csrfToken.isEmpty ?? true {
-                let created = await self.visit(request, create: true, takeFlash: false)
-                visit.session = created.session
-                visit.cookies += created.cookies
-            }
+        if !selectable.isEmpty, context.role.canWrite {
+            context = context.withFormKey()
             Self.markSelectable(&view.products, selectable, refusal, l)
             view.bulk = BulkFormState.view(refusal, l, offersSales: salesAvailable,
-                                           csrfToken: visit.session?.csrfToken ?? "",
+                                           csrfToken: context.csrfToken,
                                            back: BackLink.validated(request.target) ?? query.url(), pageIDs: selectable)
         }
         // The view's file for editing, on every page of it: for people who may import it back.
-        if visit.session?.role.canWrite ?? true { view.editExport = LinkView(url: query.editExportWorkbookURL) }
+        if context.role.canWrite { view.editExport = LinkView(url: query.editExportWorkbookURL) }
         await addSaleMarks(to: &view, l)
 
         // New products since this browser last saw the newest ones: a notice (without JS, this
@@ -144,8 +140,8 @@ extension CatalogController {
         view.filtersSummary = activeFilters > 0
             ? l("look_filters_summary_active", ["count": l.number(activeFilters)]) : l("look_filters_summary")
         view.bulkRefusal = refusal.map { MessageView(message: $0.message) }
-        var response = try page(view, title: query.search.isEmpty ? l("list_heading") : l("list_search_title", ["query": query.search]),
-                                visit: visit, section: .products, status: refusal == nil ? 200 : 422)
+        var response = try pages.page(view, title: query.search.isEmpty ? l("list_heading") : l("list_search_title", ["query": query.search]),
+                                context: context, section: .products, status: refusal == nil ? 200 : 422)
         if let chosenView, chosenView.rawValue != request.cookies[Self.viewCookie] {
             response.setCookie(SetCookie(name: Self.viewCookie, value: chosenView.rawValue, maxAge: 365 * 24 * 3600))
         }

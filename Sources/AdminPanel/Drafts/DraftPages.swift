@@ -3,7 +3,7 @@ import HTTPServer
 import OpenMarketCore
 
 /// `/drafts`: the team's drafts, one opened in the register form, one discarded.
-struct DraftController: Sendable, PageHandling {
+struct DraftController: Sendable {
     let pages: Pages
     let configuration: PanelConfiguration
     let staging: StagedUploads
@@ -12,10 +12,10 @@ struct DraftController: Sendable, PageHandling {
     let productFormController: ProductFormController
 
     /// `GET /drafts`: the team's drafts, newest first; editors can open or discard each.
-    func draftsPage(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let visit = await visit(request)
-        let l = visit.localizer
-        let canWrite = visit.session?.role.canWrite ?? false
+    func draftsPage(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
+        let context = context.withFormKey()
+        let l = context.localizer
+        let canWrite = context.role.canWrite
         let all = try await drafts.all()
         let rows = all.map { draft in
             DraftRowView(
@@ -23,16 +23,16 @@ struct DraftController: Sendable, PageHandling {
                 name: draft.name.isEmpty ? l("safety_draft_untitled") : draft.name,
                 saved: l("safety_draft_saved_by", ["person": draft.person, "time": l.dateTime(draft.savedAt, in: configuration.timeZone)]),
                 write: canWrite ? DraftActionsView(openURL: "/drafts/\(draft.id)", deleteURL: "/drafts/\(draft.id)/delete",
-                                                   csrfToken: visit.session?.csrfToken ?? "") : nil)
+                                                   csrfToken: context.csrfToken) : nil)
         }
-        return try page(DraftsPageView(drafts: rows), title: l("safety_drafts_heading"), visit: visit, section: .drafts)
+        return try pages.page(DraftsPageView(drafts: rows), title: l("safety_drafts_heading"), context: context, section: .drafts)
     }
 
     /// `GET /drafts/{id}` (editors): the register form filled with the draft, its images staged
     /// for this browser like images kept after an error.
-    func draftForm(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let visit = await visit(request)
-        guard let session = visit.session, session.role.canWrite else { throw PageFailure.forbidden("failure_viewer_read_only") }
+    func draftForm(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
+        let context = context.withFormKey()
+        guard context.role.canWrite else { throw PageFailure.forbidden("failure_viewer_read_only") }
         let id = try Self.draftID(request)
         guard let draft = try await drafts.draft(id) else { throw PageFailure.notFound("safety_draft_not_found") }
         let kept: (product: SavedProduct, images: [ImageUpload])
@@ -46,23 +46,22 @@ struct DraftController: Sendable, PageHandling {
         state.draftID = id
         if !kept.images.isEmpty {
             let files = kept.images.compactMap { image in ImageFormat.detect(image.data).map { (filename: image.filename, data: image.data, format: $0) } }
-            state.staged = try? await staging.stage(token: nil, owner: session.id, adding: files, removing: [])
+            state.staged = try? await staging.stage(token: nil, owner: context.formKey, adding: files, removing: [])
         }
-        return try productFormController.registerPage(state, visit: visit, status: 200)
+        return try productFormController.registerPage(state, context: context, status: 200)
     }
 
     /// `POST /drafts/{id}/delete` (editors, `csrf_token`): discards the draft and its images.
-    func deleteDraft(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func deleteDraft(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
         let id = try Self.draftID(request)
         let form = try await request.urlencodedForm()
-        let session = try await requireCSRF(request, formToken: form["csrf_token"])
-        let l = visit(request, session: session).localizer
-        guard session.role.canWrite else { throw PageFailure.forbidden("failure_viewer_read_only") }
+        try pages.requireCSRF(context, formToken: form["csrf_token"])
+        let l = context.localizer
         guard let folder = try await drafts.remove(id) else {
-            return await redirect(to: "/drafts", flash: l("safety_flash_draft_gone"), session: session)
+            return pages.redirect(to: "/drafts", flash: l("safety_flash_draft_gone"))
         }
         await safetyFiles.remove(area: DraftSaving.draftArea, folder: folder)
-        return await redirect(to: "/drafts", flash: l("safety_flash_draft_discarded"), session: session)
+        return pages.redirect(to: "/drafts", flash: l("safety_flash_draft_discarded"))
     }
 
     private static func draftID(_ request: HTTPRequest) throws -> Int {
@@ -70,5 +69,13 @@ struct DraftController: Sendable, PageHandling {
             throw PageFailure.notFound("safety_draft_not_found")
         }
         return id
+    }
+
+    /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
+    static func register(on routes: inout RouteTable) {
+        routes.get("/drafts", .viewer, page: \.draftController) { try await $0.draftsPage($1, $2) }
+        routes.get("/drafts/{id}", .viewer, page: \.draftController) { try await $0.draftForm($1, $2) }
+        routes.post("/drafts/{id}/delete", .editor, bodyLimit: .bytes(16 * 1024),
+                    page: \.draftController) { try await $0.deleteDraft($1, $2) }
     }
 }

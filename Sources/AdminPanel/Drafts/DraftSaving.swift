@@ -4,7 +4,7 @@ import HTTPServer
 import OpenMarketCore
 
 /// The register form's "save as draft" button, and a draft finished by registering it.
-struct DraftSaving: Sendable, PageHandling {
+struct DraftSaving: Sendable {
     let pages: Pages
     let configuration: PanelConfiguration
     let staging: StagedUploads
@@ -19,7 +19,7 @@ struct DraftSaving: Sendable, PageHandling {
     /// any other id is a 404 (it would otherwise add a draft past the limit). The v1 password is
     /// never kept.
     func saveDraft(_ form: MultipartForm, values: ProductFormValues, uploads: [ImageUpload],
-                   staged: (token: String, images: [StagedImage])?, session: SessionSnapshot, l: Localizer) async throws -> HTTPResponse {
+                   staged: (token: String, images: [StagedImage])?, context: PanelContext, l: Localizer) async throws -> HTTPResponse {
         let given = form.fields["draft_id"]?.trimmingCharacters(in: .whitespaces) ?? ""
         let existing = given.isEmpty ? nil : Int(given)
         if !given.isEmpty {
@@ -43,7 +43,7 @@ struct DraftSaving: Sendable, PageHandling {
         let name = String(kept.name.trimmingCharacters(in: .whitespacesAndNewlines).prefix(200))
         let oldFolder: String?
         do {
-            (_, oldFolder) = try await drafts.save(id: existing, person: session.person, savedAt: configuration.now(),
+            (_, oldFolder) = try await drafts.save(id: existing, person: context.person, savedAt: configuration.now(),
                                                    name: name, folder: folder)
         } catch DraftStore.Failure.unknownDraft {
             // Registered or discarded by a colleague since the check above.
@@ -53,7 +53,7 @@ struct DraftSaving: Sendable, PageHandling {
         if let oldFolder { await safetyFiles.remove(area: Self.draftArea, folder: oldFolder) }
         if let staged { await staging.discard(token: staged.token) }
         let shown = name.isEmpty ? l("safety_draft_untitled") : name
-        return await redirect(to: "/drafts", flash: l("safety_flash_draft_saved", ["name": shown]), session: session)
+        return pages.redirect(to: "/drafts", flash: l("safety_flash_draft_saved", ["name": shown]))
     }
 
     /// After a product was registered from a draft: the draft is done.

@@ -26,8 +26,9 @@ extension PanelApp {
             guard request.method == "POST", let origin = request.headers["Origin"],
                   !hostAllowList.allows(origin: origin, port: listeningPort.value, servesHTTPS: servesHTTPS)
             else { return try await next(request) }
-            return await pages.errorPage(PageFailure(status: 403, heading: "failure_origin_heading", message: "failure_origin_message"),
-                                   request: request)
+            let context = await visitors.context(for: request, access: access(of: request))
+            return pages.errorPage(PageFailure(status: 403, heading: "failure_origin_heading", message: "failure_origin_message"),
+                                   context: context)
         }
     }
 

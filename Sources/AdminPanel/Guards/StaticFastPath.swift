@@ -30,4 +30,9 @@ struct StaticController: Sendable {
             if servesHTTPS { HTTPSHeaders.apply(to: &response) }
         })
     }
+
+    /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
+    static func register(on routes: inout RouteTable) {
+        routes.get(PanelApp.staticPattern, open: \.staticController) { $0.asset($1) }
+    }
 }

@@ -17,12 +17,12 @@ extension ImportController {
     /// Each create's intent is stored before the API is asked; a create whose answer was lost
     /// (`sending` on a later apply) is first looked for among the vendor's products and only sent
     /// again when it is not there, so nothing is created twice.
-    func applyImport(_ batch: ImportStore.Batch, session: SessionSnapshot, request: HTTPRequest) async {
+    func applyImport(_ batch: ImportStore.Batch, context: PanelContext, request: HTTPRequest) async {
         let pending = batch.plan.applicable.filter { batch.rows[$0.line]?.state != .done }
         _ = await BoundedConcurrency.map(pending, limit: ImportService.concurrency, whenDone: { result in
             if let product = result.product { await catalogRecord(product) }
             if result.done, let id = result.productID {
-                await activity.record(ActivityEntry(session, request, action: "import", productID: id,
+                await activity.record(ActivityEntry(context, request, action: "import", productID: id,
                                                     changes: result.changes,
                                                     detail: ActivityDetail("import_row", ["line": String(result.line),
                                                                  "file": batch.fileName]).stored))

@@ -8,15 +8,14 @@ extension ImportController {
     /// `GET /products/import/{import}/errors.csv`: the preview's error rows as the seller sent
     /// them (their header and cells) plus a last column with the reasons in the page's language.
     /// Only the person who made the preview may download it, as only they may see it.
-    func importErrorRows(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let visit = await visit(request, create: true)
-        let l = visit.localizer
-        let batch = try await ownedImport(request, visit: visit)
+    func importErrorRows(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
+        let l = context.localizer
+        let batch = try await ownedImport(request, context: context)
         let header = batch.plan.header ?? []
         let rows = batch.plan.errorRows.map { row in
             (cells: row.cells ?? [], reason: row.issues.map { Self.importShortIssue($0, l) }.joined(separator: " / "))
         }
-        let catalogs = pages.visitors.stringCatalogs
+        let catalogs = pages.renderer.catalogs
         let reasonNames = Set(Language.allCases.compactMap { catalogs[$0].texts["import_errors_column"] })
         let data = ImportErrorRows.csv(header: header, rows: rows, reasonColumn: l("import_errors_column"),
                                        reasonColumnNames: reasonNames)
@@ -40,13 +39,11 @@ extension ImportController {
     /// photos (a photo uploaded now replaces the kept one of the same name, whatever its letter
     /// case); the first preview, if nothing of it was applied, is removed so it cannot be
     /// applied beside its correction. 303 to the new preview.
-    func importCorrected(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func importCorrected(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
         let form = try await importUploadForm(request)
-        let session = try await requireCSRF(request, formToken: form.fields["csrf_token"])
-        let visit = visit(request, session: session)
-        let l = visit.localizer
-        guard session.role.canWrite else { throw PageFailure.forbidden("failure_viewer_read_only") }
-        let earlier = try await ownedImport(request, visit: visit)
+        try pages.requireCSRF(context, formToken: form.fields["csrf_token"])
+        let l = context.localizer
+        let earlier = try await ownedImport(request, context: context)
         guard importLive(earlier) else {
             throw PageFailure(status: 410, heading: "import_expired_heading", message: "import_expired_message")
         }
@@ -55,7 +52,7 @@ extension ImportController {
                 throw PageFailure(status: status, heading: "import_corrected_refused_heading", message: "import_corrected_refused_message",
                                   arguments: ["reason": message], retryURL: "/products/import/\(earlier.id)")
             }
-            return try importPreviewPage(earlier.plan, importID: earlier.id, fileName: earlier.fileName, visit: visit,
+            return try importPreviewPage(earlier.plan, importID: earlier.id, fileName: earlier.fileName, context: context,
                                          status: status, open: true, alert: message)
         }
         let spreadsheet: ImportSpreadsheet
@@ -79,14 +76,14 @@ extension ImportController {
         }
         // The earlier preview must not be applied while its photos move on: claim it.
         guard imports.begin(earlier.id) else {
-            return await redirect(to: "/products/import/\(earlier.id)", flash: l("import_flash_running"), session: session)
+            return pages.redirect(to: "/products/import/\(earlier.id)", flash: l("import_flash_running"))
         }
         defer { imports.end(earlier.id) }
         guard let current = try await imports.store.batch(earlier.id) else { throw PageFailure.notFound() }
-        let (_, id) = try await storePreview(spreadsheet, photos: photos, inherited: inherited, person: session.person)
+        let (_, id) = try await storePreview(spreadsheet, photos: photos, inherited: inherited, person: context.person)
         if !current.rows.values.contains(where: { $0.state != .pending }) { await imports.discard(earlier.id) }
         let flash = inherited.isEmpty ? l("import_flash_corrected")
             : l.plural("import_flash_corrected_photos", count: inherited.count)
-        return await redirect(to: "/products/import/\(id)", flash: flash, session: session)
+        return pages.redirect(to: "/products/import/\(id)", flash: flash)
     }
 }

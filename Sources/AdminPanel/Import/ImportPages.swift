@@ -5,38 +5,36 @@ import Workbook
 
 extension ImportController {
     /// `GET /products/import`
-    func importForm(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let visit = await visit(request, create: true)
-        return try importFormPage(visit: visit, alert: nil, status: 200)
+    func importForm(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
+        let context = context.withFormKey()
+        return try importFormPage(context: context, alert: nil, status: 200)
     }
 
-    func importFormPage(visit: Visit, alert: String?, status: Int) throws -> HTTPResponse {
-        let l = visit.localizer
-        let view = ImportFormView(csrfToken: visit.session?.csrfToken ?? "", alert: alert.map(MessageView.init),
+    func importFormPage(context: PanelContext, alert: String?, status: Int) throws -> HTTPResponse {
+        let l = context.localizer
+        let view = ImportFormView(csrfToken: context.csrfToken, alert: alert.map(MessageView.init),
                                   limits: l("import_limits", ["size": "5", "rows": l.number(ImportService.maxRows)]),
                                   templateURL: "/static/import-template-\(l.language == .ko ? "ko" : "en").csv")
-        return try page(view, title: l("import_title"), visit: visit, section: .products, status: status)
+        return try pages.page(view, title: l("import_title"), context: context, section: .products, status: status)
     }
 
     /// `POST /products/import` (multipart `file`: a CSV or an .xlsx workbook; `images`…,
     /// `csrf_token`): the preview. Nothing is sent to the API; products named by id are read
     /// (from the catalog copy, or the API for ids the copy does not know and for descriptions,
     /// which the copy does not keep).
-    func importPreview(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func importPreview(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
         let form = try await importUploadForm(request)
-        let session = try await requireCSRF(request, formToken: form.fields["csrf_token"])
-        let visit = visit(request, session: session)
-        let l = visit.localizer
-        guard session.role.canWrite else { throw PageFailure.forbidden("failure_viewer_read_only") }
+        try pages.requireCSRF(context, formToken: form.fields["csrf_token"])
+        let l = context.localizer
 
         let spreadsheet: ImportSpreadsheet
         switch try await readSpreadsheet(form, l) {
         case .read(let read): spreadsheet = read
-        case .refused(let message, let status): return try importFormPage(visit: visit, alert: message, status: status)
+        case .refused(let message, let status): return try importFormPage(context: context, alert: message, status: status)
         }
         let photos = try await fitPhotos(form)
-        let (plan, id) = try await storePreview(spreadsheet, photos: photos, inherited: [], person: session.person)
-        return try importPreviewPage(plan, importID: id, fileName: spreadsheet.fileName, visit: visit,
+        let (plan, id) = try await storePreview(spreadsheet, photos: photos, inherited: [], person: context.person)
+        return try importPreviewPage(plan, importID: id, fileName: spreadsheet.fileName, context: context,
                                      status: plan.hasErrors ? 422 : 200)
     }
 
@@ -188,23 +186,21 @@ extension ImportController {
 
     /// `GET /products/import/{import}[?show=errors]`: the preview again (only its error rows with
     /// `show=errors`), or after an apply each row's outcome.
-    func importPage(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let visit = await visit(request, create: true)
-        let batch = try await ownedImport(request, visit: visit)
+    func importPage(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
+        let context = context.withFormKey()
+        let batch = try await ownedImport(request, context: context)
         let applied = batch.rows.values.contains { $0.state != .pending }
-        if applied { return try importResultPage(batch, visit: visit) }
-        return try importPreviewPage(batch.plan, importID: batch.id, fileName: batch.fileName, visit: visit, status: 200,
+        if applied { return try importResultPage(batch, context: context) }
+        return try importPreviewPage(batch.plan, importID: batch.id, fileName: batch.fileName, context: context, status: 200,
                                      open: importLive(batch), errorsOnly: request.query["show"] == "errors")
     }
 
     /// `POST /products/import/{import}/apply`: sends every row not done yet, then 303 to the results.
-    func importApply(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func importApply(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
         let form = try await request.urlencodedForm(limits: FormLimits(maxFields: 8, maxFieldBytes: 1024))
-        let session = try await requireCSRF(request, formToken: form["csrf_token"])
-        let visit = visit(request, session: session)
-        let l = visit.localizer
-        guard session.role.canWrite else { throw PageFailure.forbidden("failure_viewer_read_only") }
-        let batch = try await ownedImport(request, visit: visit)
+        try pages.requireCSRF(context, formToken: form["csrf_token"])
+        let l = context.localizer
+        let batch = try await ownedImport(request, context: context)
         guard importOpen(batch) else {
             throw PageFailure(status: 410, heading: "import_expired_heading", message: "import_expired_message")
         }
@@ -215,25 +211,24 @@ extension ImportController {
                               retryURL: "/products/import/\(batch.id)")
         }
         guard imports.begin(batch.id) else {
-            return await redirect(to: "/products/import/\(batch.id)", flash: l("import_flash_running"), session: session)
+            return pages.redirect(to: "/products/import/\(batch.id)", flash: l("import_flash_running"))
         }
         defer { imports.end(batch.id) }
         // Read again inside the claim: another apply may have finished rows meanwhile.
         guard let current = try await imports.store.batch(batch.id) else { throw PageFailure.notFound() }
-        await applyImport(current, session: session, request: request)
+        await applyImport(current, context: context, request: request)
         guard let after = try await imports.store.batch(batch.id) else { throw PageFailure.notFound() }
         let done = after.rows.values.filter { $0.state == .done }.count
         let failed = after.rows.count - done
         let flash = failed == 0 ? l("import_flash_done", ["done": l.number(done)])
             : l("import_flash_some_failed", ["done": l.number(done), "failed": l.number(failed)])
-        return await redirect(to: "/products/import/\(batch.id)", flash: flash, session: session)
+        return pages.redirect(to: "/products/import/\(batch.id)", flash: flash)
     }
 
     /// `GET /products/import/{import}/status.json`: rows done and to do (the progress bar).
-    func importStatus(_ request: HTTPRequest) async -> HTTPResponse {
-        let identity = await identify(request)
+    func importStatus(_ request: HTTPRequest, _ context: PanelContext) async -> HTTPResponse {
         guard let id = request.pathParameters["import"], id.count <= 64,
-              let batch = try? await imports.store.batch(id), Secrets.equal(batch.person, identity.person) else {
+              let batch = try? await imports.store.batch(id), Secrets.equal(batch.person, context.person) else {
             return .text("{}", status: 404)
         }
         let finished = batch.rows.values.filter { $0.state == .done || $0.state == .failed }.count
@@ -243,9 +238,9 @@ extension ImportController {
         return response
     }
 
-    func ownedImport(_ request: HTTPRequest, visit: Visit) async throws -> ImportStore.Batch {
+    func ownedImport(_ request: HTTPRequest, context: PanelContext) async throws -> ImportStore.Batch {
         guard let id = request.pathParameters["import"], id.count <= 64,
-              let batch = try await imports.store.batch(id), Secrets.equal(batch.person, visit.session?.person ?? "") else {
+              let batch = try await imports.store.batch(id), Secrets.equal(batch.person, context.person) else {
             throw PageFailure.notFound()
         }
         return batch

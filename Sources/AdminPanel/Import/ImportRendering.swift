@@ -8,9 +8,9 @@ extension ImportController {
     /// form while the preview is open: its one button applies everything when nothing is in
     /// error, else it applies only the rows without errors. A corrected file can be uploaded
     /// onto it (keeping its photos). Every cell is a template value (escaped).
-    func importPreviewPage(_ plan: ImportPlan, importID: String, fileName: String, visit: Visit, status: Int,
+    func importPreviewPage(_ plan: ImportPlan, importID: String, fileName: String, context: PanelContext, status: Int,
                            open: Bool = true, errorsOnly: Bool = false, alert: String? = nil) throws -> HTTPResponse {
-        let l = visit.localizer
+        let l = context.localizer
         let counts = Dictionary(grouping: plan.rows, by: \.outcome).mapValues(\.count)
         let errorRows = plan.errorRows
         // `?show=errors` on a preview without error rows shows it whole.
@@ -32,7 +32,7 @@ extension ImportController {
         var apply: ImportApplyFormView?
         if open, !plan.applicable.isEmpty {
             let count = l.number(plan.applicable.count)
-            apply = ImportApplyFormView(importID: importID, csrfToken: visit.session?.csrfToken ?? "",
+            apply = ImportApplyFormView(importID: importID, csrfToken: context.csrfToken,
                                         label: plan.hasErrors ? l.plural("import_apply_valid_button", count: plan.applicable.count)
                                             : l("import_apply_button", ["count": count]),
                                         total: plan.applicable.count, skipErrors: plan.hasErrors,
@@ -60,17 +60,17 @@ extension ImportController {
             apply: apply,
             errors: errors,
             alert: alert.map(MessageView.init),
-            corrected: open ? ImportCorrectedFormView(action: base + "/file", csrfToken: visit.session?.csrfToken ?? "",
+            corrected: open ? ImportCorrectedFormView(action: base + "/file", csrfToken: context.csrfToken,
                                                       keptPhotos: plan.files.count,
                                                       keptLabel: l.plural("import_corrected_kept", count: plan.files.count))
                 : nil)
-        return try page(view, title: l("import_preview_title"), visit: visit, section: .products, status: status)
+        return try pages.page(view, title: l("import_preview_title"), context: context, section: .products, status: status)
     }
 
     /// After an apply: one row per applied record, done or failed, linked to its product; a
     /// retry form while rows failed and the import is still open.
-    func importResultPage(_ batch: ImportStore.Batch, visit: Visit) throws -> HTTPResponse {
-        let l = visit.localizer
+    func importResultPage(_ batch: ImportStore.Batch, context: PanelContext) throws -> HTTPResponse {
+        let l = context.localizer
         let rows = batch.plan.applicable.map { row in
             let state = batch.rows[row.line]
             let reason = switch state?.state {
@@ -91,13 +91,13 @@ extension ImportController {
             rows: rows,
             // The button's words are the template's own; the result page has no label. A retry
             // of rows applied without the error rows stays without them.
-            retry: importOpen(batch) ? ImportApplyFormView(importID: batch.id, csrfToken: visit.session?.csrfToken ?? "",
+            retry: importOpen(batch) ? ImportApplyFormView(importID: batch.id, csrfToken: context.csrfToken,
                                                            label: "", total: batch.rows.count,
                                                            skipErrors: batch.plan.hasErrors) : nil,
             leftOut: errorRows == 0 ? nil : ImportLeftOutView(
                 message: l.plural("import_result_left_out", count: errorRows),
                 downloadURL: "/products/import/\(batch.id)/errors.csv"))
-        return try page(view, title: l("import_result_title"), visit: visit, section: .products)
+        return try pages.page(view, title: l("import_result_title"), context: context, section: .products)
     }
 
     /// An amount as money in its currency (`₩12,000`, `$3.50`), anything else as it is.

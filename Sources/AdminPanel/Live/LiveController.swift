@@ -6,8 +6,12 @@ import HTTPServer
 ///
 /// Handler: `LiveEvents.swift`. `PanelApp` builds it with the dependencies below.
 struct LiveController: Sendable {
-    let visitors: Visitors
     let live: LiveStreams
     let sessions: SessionStore
     let people: PeopleStore
+
+    /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
+    static func register(on routes: inout RouteTable) {
+        routes.get("/events", .viewer, plain: \.liveController) { await $0.events($1, $2) }
+    }
 }

@@ -6,7 +6,7 @@ import OpenMarketCore
 ///
 /// Handlers: `MediaProxy.swift`, `StagedUploadPreview.swift`. `PanelApp` builds it with the
 /// dependencies below.
-struct MediaController: Sendable, PageHandling {
+struct MediaController: Sendable {
     let pages: Pages
     let configuration: PanelConfiguration
     let transport: any HTTPTransport
@@ -14,4 +14,10 @@ struct MediaController: Sendable, PageHandling {
     let staging: StagedUploads
     let mediaCache: MediaCache
     let mediaFetches: SingleFlight<MediaController.MediaFetch>
+
+    /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
+    static func register(on routes: inout RouteTable) {
+        routes.get("/uploads/{token}/{image}", .viewer, page: \.mediaController) { try await $0.stagedPreview($1, $2) }
+        routes.get("/media/{path...}", .viewer, plain: \.mediaController) { try await $0.mediaFile($1, $2) }
+    }
 }

@@ -6,8 +6,8 @@ extension MediaController {
     /// `GET /media/{path...}`: a product image fetched from the configured API origin only
     /// (the route maps a path, never a host), kept in a bounded memory cache, with an ETag.
     /// Only bytes that really are JPEG/PNG/GIF/WebP are passed on, so it cannot proxy pages or JSON.
-    func mediaFile(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let l = localizer(for: request)
+    func mediaFile(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
+        let l = context.localizer
         var path = request.pathParameters["path"] ?? ""
         while path.hasPrefix("/") { path.removeFirst() }
         guard let url = media.upstreamURL(forPath: path) else { return Self.plain(404, l("media_not_found")) }

@@ -6,17 +6,16 @@ import HTTPServer
 extension PeopleController {
     // MARK: setup
 
-    func setupForm(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func setupForm(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
         try await requireSetupToken(request)
-        let visit = await visit(request)
-        return try passwordPage(visit: visit, mode: .setup, action: request.path, name: "", issues: [:], status: 200)
+        let context = context.withFormKey()
+        return try passwordPage(context: context, mode: .setup, action: request.path, name: "", issues: [:], status: 200)
     }
 
-    func setup(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func setup(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
         try await requireSetupToken(request)
         let form = try await request.urlencodedForm()
-        let session = try await requireCSRF(request, formToken: form["csrf_token"])
-        let visit = visit(request, session: session)
+        try pages.requireCSRF(context, formToken: form["csrf_token"])
         let name = (form["name"] ?? "").trimmingCharacters(in: .whitespaces)
         let password = form["password"] ?? ""
         var issues: [String: String] = [:]
@@ -25,7 +24,7 @@ extension PeopleController {
             issues[problem == "password_mismatch" ? "password_confirm" : "password"] = problem
         }
         guard issues.isEmpty else {
-            return try passwordPage(visit: visit, mode: .setup, action: request.path, name: name, issues: issues, status: 422)
+            return try passwordPage(context: context, mode: .setup, action: request.path, name: name, issues: issues, status: 422)
         }
         let hash = try await hasher.hash(password)
         let owner: Person
@@ -44,21 +43,20 @@ extension PeopleController {
 
     // MARK: invitation
 
-    func invitationForm(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func invitationForm(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
         let person = try await invitedPerson(request)
-        let visit = await visit(request)
-        return try passwordPage(visit: visit, mode: .invitation, action: request.path, name: person.name, issues: [:], status: 200)
+        let context = context.withFormKey()
+        return try passwordPage(context: context, mode: .invitation, action: request.path, name: person.name, issues: [:], status: 200)
     }
 
-    func acceptInvitation(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func acceptInvitation(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
         let person = try await invitedPerson(request)
         let form = try await request.urlencodedForm()
-        let session = try await requireCSRF(request, formToken: form["csrf_token"])
-        let visit = visit(request, session: session)
+        try pages.requireCSRF(context, formToken: form["csrf_token"])
         let password = form["password"] ?? ""
         if let problem = PasswordRules.problem(password: password, confirmation: form["password_confirm"], name: person.name) {
             let field = problem == "password_mismatch" ? "password_confirm" : "password"
-            return try passwordPage(visit: visit, mode: .invitation, action: request.path, name: person.name,
+            return try passwordPage(context: context, mode: .invitation, action: request.path, name: person.name,
                                     issues: [field: problem], status: 422)
         }
         let hash = try await hasher.hash(password)
@@ -81,19 +79,19 @@ extension PeopleController {
 
     enum PasswordPageMode { case setup, invitation }
 
-    private func passwordPage(visit: Visit, mode: PasswordPageMode, action: String, name: String,
+    private func passwordPage(context: PanelContext, mode: PasswordPageMode, action: String, name: String,
                               issues: [String: String], status: Int) throws -> HTTPResponse {
-        let l = visit.localizer
+        let l = context.localizer
         func message(_ field: String) -> MessageView? {
             issues[field].map { MessageView(message: l($0, ["min": String(PasswordRules.minimumLength)])) }
         }
         let view = PasswordSetupView(
-            csrfToken: visit.session?.csrfToken ?? "", action: action, name: name, mode: mode,
+            csrfToken: context.csrfToken, action: action, name: name, mode: mode,
             intro: mode == .setup ? l("setup_intro") : l("invite_intro", ["name": name]),
             alert: issues.isEmpty ? nil : MessageView(message: l("form_has_errors")),
             nameError: message("name"),
             newPassword: NewPasswordFields(label: l("password_label"), passwordError: message("password"),
                                            confirmationError: message("password_confirm")))
-        return try page(view, title: mode == .setup ? l("setup_heading") : l("invite_heading"), visit: visit, status: status)
+        return try pages.page(view, title: mode == .setup ? l("setup_heading") : l("invite_heading"), context: context, status: status)
     }
 }

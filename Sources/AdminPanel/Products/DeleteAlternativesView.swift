@@ -21,15 +21,15 @@ struct DeleteAlternativesView: TemplateView {
 
 extension ProductController {
     /// What to offer before deleting `product`, for the person of `visit`.
-    func deleteAlternatives(_ product: ProductDetail, visit: Visit) async -> DeleteAlternativesView {
+    func deleteAlternatives(_ product: ProductDetail, context: PanelContext) async -> DeleteAlternativesView {
         var askOwner: String?
-        if visit.session?.role == .editor {
+        if context.role == .editor {
             let owners = await activityController.people.all.filter { $0.role == .owner && $0.isActive }.map(\.name)
             if !owners.isEmpty {
-                askOwner = visit.localizer("delete_editor_ask", ["owners": owners.joined(separator: ", ")])
+                askOwner = context.localizer("delete_editor_ask", ["owners": owners.joined(separator: ", ")])
             }
         }
-        return DeleteAlternativesView(id: product.id, csrfToken: visit.session?.csrfToken ?? "",
+        return DeleteAlternativesView(id: product.id, csrfToken: context.csrfToken,
                                       offersStopSelling: configuration.api.dialect != .v1 && product.stock > 0,
                                       askOwner: askOwner)
     }

@@ -4,15 +4,15 @@ import OpenMarketCore
 
 extension ProductController {
     /// `GET /products/{id}/delete`: the password prompt for browsers without JavaScript.
-    func deletePrompt(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let id = try Self.productID(request)
+    func deletePrompt(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
+        let id = try Pages.productID(request)
         let product = try await loadProduct(id, retry: "/products/\(id)/delete")
-        let visit = await visit(request, create: true)
+        let context = context.withFormKey()
         let back = BackLink.validated(request.query["back"])
         var locked: String?
-        let wait = await DeleteAttempt.wait(for: visit.session?.person ?? "", in: deleteGate)
-        if let wait { locked = lockedMessage(wait, visit.localizer) }
-        var response = try await deletePage(product, visit: visit, back: back, alert: nil, passwordError: nil, locked: locked,
+        let wait = await DeleteAttempt.wait(for: context.person, in: deleteGate)
+        if let wait { locked = lockedMessage(wait, context.localizer) }
+        var response = try await deletePage(product, context: context, back: back, alert: nil, passwordError: nil, locked: locked,
                                       status: locked == nil ? 200 : 429)
         if let wait { response.headers["Retry-After"] = AttemptGate.Wait(seconds: wait).header }
         return response
@@ -27,25 +27,24 @@ extension ProductController {
     /// unless the password was wrong: so simultaneous tries cannot exceed the limits. A checked
     /// password always answers 422 (wrong) or 303 (deleted); 429 only when it was not checked.
     /// The password is never logged or shown.
-    func deleteProduct(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let id = try Self.productID(request)
+    func deleteProduct(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
+        let id = try Pages.productID(request)
         let form = try await request.urlencodedForm()
-        let session = try await requireCSRF(request, formToken: form["csrf_token"])
-        let visit = visit(request, session: session)
+        try pages.requireCSRF(context, formToken: form["csrf_token"])
         let back = BackLink.validated(form["back"])
-        let l = visit.localizer
+        let l = context.localizer
 
         let password = form["password"] ?? ""
         guard !password.isEmpty else {
             let product = try await loadProduct(id, retry: "/products/\(id)/delete")
-            return try await deletePage(product, visit: visit, back: back, alert: l("delete_alert_password_empty"),
+            return try await deletePage(product, context: context, back: back, alert: l("delete_alert_password_empty"),
                                   passwordError: l("delete_error_password_empty"), locked: nil, status: 422)
         }
         let attempt: DeleteAttempt
-        switch await DeleteAttempt.reserve(session.person, in: deleteGate) {
+        switch await DeleteAttempt.reserve(context.person, in: deleteGate) {
         case .failure(let wait):
             let product = try await loadProduct(id, retry: "/products/\(id)/delete")
-            var response = try await deletePage(product, visit: visit, back: back, alert: nil, passwordError: nil,
+            var response = try await deletePage(product, context: context, back: back, alert: nil, passwordError: nil,
                                           locked: lockedMessage(wait.seconds, l), status: 429)
             response.headers["Retry-After"] = wait.header
             return response
@@ -56,13 +55,13 @@ extension ProductController {
         let outcome: Result<ProductDetail, OpenMarketError>
         do {
             let client = client
-            outcome = .success(try await trashKeeper.keepThenDelete.run(id, person: session.person) { () throws(OpenMarketError) in
+            outcome = .success(try await trashKeeper.keepThenDelete.run(id, person: context.person) { () throws(OpenMarketError) in
                 try await client.delete(id: id, password: password)
             })
         } catch let failure as KeepThenDelete.KeepFailure {
             await attempt.release()
             let product = try await loadProduct(id, retry: "/products/\(id)/delete")
-            return try await deletePage(product, visit: visit, back: back, alert: trashKeeper.keepFailureMessage(failure, l), passwordError: nil,
+            return try await deletePage(product, context: context, back: back, alert: trashKeeper.keepFailureMessage(failure, l), passwordError: nil,
                                   locked: nil, status: TrashKeeper.keepFailureStatus(failure))
         } catch let error as OpenMarketError {
             outcome = .failure(error)
@@ -75,23 +74,23 @@ extension ProductController {
             let deleted = try outcome.get()
             await catalogRemove(id)
             await mediaController.forgetMedia(of: deleted)
-            await activity.record(ActivityEntry(session, request, action: "delete", productID: id,
+            await activity.record(ActivityEntry(context, request, action: "delete", productID: id,
                                                 detail: ActivityDetail("deleted", ["product_name": DisplayBounds.name(deleted.name)]).stored))
-            return await redirect(to: back ?? "/products", flash: l("flash_deleted", ["name": DisplayBounds.name(deleted.name)]), session: session)
+            return pages.redirect(to: back ?? "/products", flash: l("flash_deleted", ["name": DisplayBounds.name(deleted.name)]))
         } catch .unauthorized {
-            await activity.record(ActivityEntry(session, request, action: "delete-refused", productID: id,
+            await activity.record(ActivityEntry(context, request, action: "delete-refused", productID: id,
                                                 detail: ActivityDetail(configuration.api.dialect == .v1 ? "wrong_product_password" : "wrong_vendor_password").stored))
             let left = await attempt.commitWrongPassword()
             let product = try await loadProduct(id, retry: "/products/\(id)/delete")
             switch left {
             case .paused(let wait):
                 // The password was checked: the answer says it was wrong, then that tries are paused.
-                var response = try await deletePage(product, visit: visit, back: back, alert: l("delete_alert_wrong_password_paused"),
+                var response = try await deletePage(product, context: context, back: back, alert: l("delete_alert_wrong_password_paused"),
                                               passwordError: nil, locked: lockedMessage(wait, l), status: 422)
                 response.headers["Retry-After"] = AttemptGate.Wait(seconds: wait).header
                 return response
             case .tries(let remaining):
-                return try await deletePage(product, visit: visit, back: back,
+                return try await deletePage(product, context: context, back: back,
                                       alert: l.plural("delete_alert_wrong_password", count: remaining),
                                       passwordError: l("delete_error_wrong_password"), locked: nil, status: 422)
             }
@@ -99,7 +98,7 @@ extension ProductController {
             throw PageFailure.forbidden("failure_delete_not_yours")
         } catch .notFound {
             await catalogGone(id)
-            return await redirect(to: back ?? "/products", flash: l("flash_already_deleted"), session: session)
+            return pages.redirect(to: back ?? "/products", flash: l("flash_already_deleted"))
         } catch {
             let failure = PageFailure(error, retryURL: "/products/\(id)/delete")
             throw failure
@@ -111,13 +110,13 @@ extension ProductController {
                                     "window": l.duration(configuration.deleteAttemptWindow), "wait": l.duration(wait)])
     }
 
-    private func deletePage(_ product: ProductDetail, visit: Visit, back: String?, alert: String?, passwordError: String?,
+    private func deletePage(_ product: ProductDetail, context: PanelContext, back: String?, alert: String?, passwordError: String?,
                             locked: String?, status: Int) async throws -> HTTPResponse {
-        let l = visit.localizer
+        let l = context.localizer
         var view = deleteView(product, back: back, alert: alert, passwordError: passwordError, locked: locked,
-                              csrfToken: visit.session?.csrfToken ?? "", l)
-        view.deleteAlternatives = await deleteAlternatives(product, visit: visit)
-        return try page(view, title: l("delete_title", ["name": DisplayBounds.name(product.name)]), visit: visit,
+                              csrfToken: context.csrfToken, l)
+        view.deleteAlternatives = await deleteAlternatives(product, context: context)
+        return try pages.page(view, title: l("delete_title", ["name": DisplayBounds.name(product.name)]), context: context,
                         section: .products, status: status)
     }
 

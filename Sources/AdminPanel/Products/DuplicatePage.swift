@@ -8,13 +8,11 @@ extension ProductFormController {
     /// any staged image); submitting registers a new product. An image the rules refuse (size,
     /// type, pixel limits) or that cannot be fetched is named in the form's alert, not dropped
     /// silently.
-    func duplicateForm(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let id = try Self.productID(request)
+    func duplicateForm(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
+        let id = try Pages.productID(request)
         let product = try await loadProduct(id, retry: "/products/\(id)/duplicate")
-        let visit = await visit(request, create: true)
-        let l = visit.localizer
-        guard let session = visit.session else { throw PageFailure.forbidden("failure_csrf_message") }
-        guard session.role.canWrite else { throw PageFailure.forbidden("bulk_error_viewer") }
+        let context = context.withFormKey()
+        let l = context.localizer
 
         var accepted: [(filename: String, data: Data, format: ImageFormat)] = []
         var refused: [String] = []
@@ -67,14 +65,14 @@ extension ProductFormController {
         state.values.name = String((l("duplicate_name", ["name": DisplayBounds.name(product.name)])).prefix(ProductRules.nameLength.upperBound))
         state.back = BackLink.validated(request.query["back"])
         if !accepted.isEmpty {
-            state.staged = try? await staging.stage(token: nil, owner: session.id, adding: accepted, removing: [])
+            state.staged = try? await staging.stage(token: nil, owner: context.formKey, adding: accepted, removing: [])
         }
         if !refused.isEmpty {
             state.alert = l("duplicate_refused_intro") + " " + refused.joined(separator: " ")
         }
-        return try page(ProductNewPageView(form: formView(state, editing: nil, csrfToken: session.csrfToken, l)),
+        return try pages.page(ProductNewPageView(form: formView(state, editing: nil, csrfToken: context.csrfToken, l)),
                         title: l("duplicate_title", ["name": DisplayBounds.name(product.name)]),
-                        visit: visit, section: .register)
+                        context: context, section: .register)
     }
 
     enum FetchedImage: Sendable {

@@ -4,29 +4,28 @@ import OpenMarketCore
 
 extension ProductFormController {
     /// `GET /products/{id}/edit`: the form prefilled with the product as the API has it now.
-    func editForm(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let id = try Self.productID(request)
+    func editForm(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
+        let id = try Pages.productID(request)
         let product = try await loadProduct(id, retry: "/products/\(id)/edit")
         guard await vendor.mayManage(productVendorID: product.vendorID) else {
             throw PageFailure.forbidden("failure_edit_not_yours")
         }
-        let visit = await visit(request, create: true)
+        let context = context.withFormKey()
         let values = ProductFormValues(product: product, thumbnailID: presenter.thumbnailImageID(of: product))
         var state = ProductFormState(values: values, product: product, loaded: values)
         state.back = BackLink.validated(request.query["back"])
-        return try editPage(state, id: id, visit: visit, status: 200)
+        return try editPage(state, id: id, context: context, status: 200)
     }
 
     /// `POST /products/{id}/edit`: re-fetches the product; if someone changed it since the form
     /// was opened, answers 409 with when-opened / now / yours and a form merged so that saving
     /// again sends only this person's changes (see `EditMerge`); else sends only the changed fields.
-    func updateProduct(_ request: HTTPRequest) async throws -> HTTPResponse {
-        if configuration.api.dialect == .v1 { return try await updateV1(request) }
-        let id = try Self.productID(request)
+    func updateProduct(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
+        if configuration.api.dialect == .v1 { return try await updateV1(request, context) }
+        let id = try Pages.productID(request)
         let form = try await request.urlencodedForm()
-        let session = try await requireCSRF(request, formToken: form["csrf_token"])
-        let visit = visit(request, session: session)
-        let l = visit.localizer
+        try pages.requireCSRF(context, formToken: form["csrf_token"])
+        let l = context.localizer
         let yours = ProductFormValues { form[$0] }
         let sentOpened = form["loaded_name"] != nil ? ProductFormValues { form["loaded_" + $0] } : nil
         var state = ProductFormState(values: yours, loaded: sentOpened)
@@ -38,7 +37,7 @@ extension ProductFormController {
         } catch {
             if case .notFound = error { await catalogGone(id) }
             let status = try ProductFormSubmission.edit.show(error, on: &state, l)
-            return try editPage(state, id: id, visit: visit, status: status)
+            return try editPage(state, id: id, context: context, status: status)
         }
         state.product = current
         let now = ProductFormValues(product: current, thumbnailID: presenter.thumbnailImageID(of: current))
@@ -46,7 +45,7 @@ extension ProductFormController {
         let opened = sentOpened ?? now
 
         if let conflicted = conflicted(state, yours: yours, opened: opened, now: now, product: current, l) {
-            return try editPage(conflicted, id: id, visit: visit, status: 409)
+            return try editPage(conflicted, id: id, context: context, status: 409)
         }
 
         let changed = EditMerge.changeSet(yours: yours, opened: opened)
@@ -58,22 +57,22 @@ extension ProductFormController {
         issues = Self.merged(issues.filter { sent.contains($0.field) }, changes.validate(current: current))
         guard issues.isEmpty else {
             state.issues = issues
-            return try editPage(state, id: id, visit: visit, status: 422)
+            return try editPage(state, id: id, context: context, status: 422)
         }
         guard !changes.isEmpty else {
-            return await redirect(to: state.back ?? "/products/\(id)", flash: l("flash_nothing_changed"), session: session)
+            return pages.redirect(to: state.back ?? "/products/\(id)", flash: l("flash_nothing_changed"))
         }
         do throws(OpenMarketError) {
             let updated = try await client.update(id: id, changes: changes)
             await catalogRecord(updated)
-            await activity.record(ActivityEntry(session, request, action: "edit", productID: id,
+            await activity.record(ActivityEntry(context, request, action: "edit", productID: id,
                 changes: changes.activityChanges(from: current, thumbnailID: presenter.thumbnailImageID(of: current)),
                 detail: ActivityDetail("edited", ["product_name": DisplayBounds.name(updated.name), "currency": updated.currency.rawValue]).stored))
-            return await redirect(to: state.back ?? "/products/\(id)", flash: l("flash_saved", ["name": DisplayBounds.name(updated.name)]), session: session)
+            return pages.redirect(to: state.back ?? "/products/\(id)", flash: l("flash_saved", ["name": DisplayBounds.name(updated.name)]))
         } catch {
             if case .notFound = error { await catalogGone(id) }
             let status = try ProductFormSubmission.edit.show(error, on: &state, l)
-            return try editPage(state, id: id, visit: visit, status: status)
+            return try editPage(state, id: id, context: context, status: status)
         }
     }
 
@@ -117,13 +116,13 @@ extension ProductFormController {
     }
 
     /// The edit form (both dialects); `retryAfter` when the API asked to wait.
-    func editPage(_ state: ProductFormState, id: Int, visit: Visit, status: Int,
+    func editPage(_ state: ProductFormState, id: Int, context: PanelContext, status: Int,
                   retryAfter: TimeInterval? = nil) throws -> HTTPResponse {
         let name = DisplayBounds.name(state.product?.name ?? state.loaded?.name ?? state.values.name)
-        let l = visit.localizer
-        let view = ProductEditPageView(form: formView(state, editing: id, csrfToken: visit.session?.csrfToken ?? "", l),
+        let l = context.localizer
+        let view = ProductEditPageView(form: formView(state, editing: id, csrfToken: context.csrfToken, l),
                                        productID: id, heading: l("edit_heading", ["name": name]))
-        var response = try page(view, title: l("edit_title", ["name": name]), visit: visit, section: .products, status: status)
+        var response = try pages.page(view, title: l("edit_title", ["name": name]), context: context, section: .products, status: status)
         if let retryAfter { response.headers["Retry-After"] = String(WholeNumber.clamped(retryAfter, rounding: .up)) }
         return response
     }

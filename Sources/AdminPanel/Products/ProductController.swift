@@ -6,7 +6,7 @@ import OpenMarketCore
 /// `/products/{id}` (the product page) and `/products/{id}/delete` (the confirmation and the delete).
 ///
 /// Handlers: `DetailPage.swift`, `DeletePage.swift`. `PanelApp` builds it with the dependencies below.
-struct ProductController: Sendable, PageHandling, CatalogWriting {
+struct ProductController: Sendable, CatalogWriting {
     let pages: Pages
     let configuration: PanelConfiguration
     let client: OpenMarketClient
@@ -27,7 +27,15 @@ struct ProductController: Sendable, PageHandling, CatalogWriting {
     }
 
     /// The product's scheduled discounts and their form (`SaleSections`).
-    func productSalesSection(_ product: ProductDetail, canManage: Bool, visit: Visit, form: SaleFormState?) async -> ProductSalesView {
-        await saleSections.productSalesSection(product, canManage: canManage, visit: visit, form: form)
+    func productSalesSection(_ product: ProductDetail, canManage: Bool, context: PanelContext, form: SaleFormState?) async -> ProductSalesView {
+        await saleSections.productSalesSection(product, canManage: canManage, context: context, form: form)
+    }
+
+    /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
+    static func register(on routes: inout RouteTable) {
+        routes.get("/products/{id}", .viewer, page: \.productController) { try await $0.detailPage($1, $2) }
+        routes.get("/products/{id}/delete", .editor, page: \.productController) { try await $0.deletePrompt($1, $2) }
+        routes.post("/products/{id}/delete", .editor, bodyLimit: .bytes(16 * 1024),
+                    page: \.productController) { try await $0.deleteProduct($1, $2) }
     }
 }

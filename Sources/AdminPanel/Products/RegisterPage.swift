@@ -4,34 +4,33 @@ import OpenMarketCore
 
 extension ProductFormController {
     /// `GET /products/new`
-    func registerForm(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let visit = await visit(request, create: true)
+    func registerForm(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
+        let context = context.withFormKey()
         var state = ProductFormState(values: ProductFormValues())
         state.back = BackLink.validated(request.query["back"])
-        return try registerPage(state, visit: visit, status: 200)
+        return try registerPage(state, context: context, status: 200)
     }
 
     /// `POST /products` (multipart): validates with the core's rules, stages the images so an
     /// error never loses them, then registers through the client and redirects to the product.
-    func registerProduct(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func registerProduct(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
         let form = try await request.multipartForm(limits: MultipartLimits(
             maxParts: 64, maxHeaderBytesPerPart: 8 * 1024, maxFieldBytes: 64 * 1024,
             maxFileBytes: configuration.uploadLimit, spoolThreshold: 512 * 1024), spoolDirectory: spoolDirectory)
-        let session = try await requireCSRF(request, formToken: form.fields["csrf_token"])
-        let visit = visit(request, session: session)
-        let l = visit.localizer
+        try pages.requireCSRF(context, formToken: form.fields["csrf_token"])
+        let l = context.localizer
         let values = ProductFormValues { form.fields[$0] }
         var (parsed, issues) = values.parse()
 
-        let (staged, uploads, imageIssues) = try await imageStager.stageImages(form, session: session)
+        let (staged, uploads, imageIssues) = try await imageStager.stageImages(form, context: context)
         issues += imageIssues
         // "Save as draft": kept in DATA, nothing sent to the API.
         if form.fields["draft"] != nil {
-            return try await draftSaving.saveDraft(form, values: values, uploads: uploads, staged: staged, session: session, l: l)
+            return try await draftSaving.saveDraft(form, values: values, uploads: uploads, staged: staged, context: context, l: l)
         }
         parsed.name = parsed.name.trimmingCharacters(in: .whitespacesAndNewlines)
         if configuration.api.dialect == .v1 {
-            return try await registerV1(request, form: form, session: session, visit: visit, values: values,
+            return try await registerV1(request, form: form, context: context, values: values,
                                         parsed: parsed, issues: issues, uploads: uploads, staged: staged)
         }
         let draft = NewProduct(name: parsed.name, description: parsed.description, price: parsed.price,
@@ -43,7 +42,7 @@ extension ProductFormController {
         state.back = BackLink.validated(form.fields["back"])
         state.draftID = form.fields["draft_id"].flatMap { Int($0) }
         guard issues.isEmpty else {
-            return try registerPage(state, visit: visit, status: 422)
+            return try registerPage(state, context: context, status: 422)
         }
         do throws(OpenMarketError) {
             let product = try await client.create(draft)
@@ -51,20 +50,20 @@ extension ProductFormController {
             await draftSaving.finishDraft(form)
             await vendor.learn(product.vendorID)
             await catalogRecord(product)
-            await activity.record(ActivityEntry(session, request, action: "register", productID: product.id,
+            await activity.record(ActivityEntry(context, request, action: "register", productID: product.id,
                                                 detail: ActivityDetail("registered", ["product_name": product.name]).stored))
-            return await redirect(to: "/products/\(product.id)", flash: l("flash_registered", ["name": product.name]), session: session)
+            return pages.redirect(to: "/products/\(product.id)", flash: l("flash_registered", ["name": product.name]))
         } catch {
             let status = try ProductFormSubmission.register.show(error, on: &state, l)
-            return try registerPage(state, visit: visit, status: status)
+            return try registerPage(state, context: context, status: status)
         }
     }
 
     /// The register form (both dialects).
-    func registerPage(_ state: ProductFormState, visit: Visit, status: Int) throws -> HTTPResponse {
-        let form = formView(state, editing: nil, csrfToken: visit.session?.csrfToken ?? "", visit.localizer)
-        return try page(ProductNewPageView(form: form), title: visit.localizer("register_heading"),
-                        visit: visit, section: .register, status: status)
+    func registerPage(_ state: ProductFormState, context: PanelContext, status: Int) throws -> HTTPResponse {
+        let form = formView(state, editing: nil, csrfToken: context.csrfToken, context.localizer)
+        return try pages.page(ProductNewPageView(form: form), title: context.localizer("register_heading"),
+                        context: context, section: .register, status: status)
     }
 
 }

@@ -8,10 +8,10 @@ extension ActivityController {
     /// `reverted`: the rows a later revert set back (`ActivityLog.revertedRowIDs`). `saleRuns`: the
     /// runs that booked discounts (bulk 즉시할인), which offer "cancel all" instead of a revert.
     func activityItems(_ records: [ActivityRecord], reverted: Set<Int> = [], saleRuns: [String: SaleRuns.Summary] = [:],
-                       visit: Visit, presenter: ActivityRowPresenter) -> [ActivityItemView] {
-        let l = visit.localizer
-        let canWrite = visit.session?.role.canWrite ?? false
-        let token = visit.session?.csrfToken ?? ""
+                       context: PanelContext, presenter: ActivityRowPresenter) -> [ActivityItemView] {
+        let l = context.localizer
+        let canWrite = context.role.canWrite
+        let token = context.csrfToken
         let v1 = configuration.api.dialect == .v1
         func form(_ url: String, _ label: String, _ passwordID: String) -> RevertFormView {
             RevertFormView(url: url, csrfToken: token, label: label, v1: v1, passwordID: passwordID,

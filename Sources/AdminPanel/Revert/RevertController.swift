@@ -6,7 +6,7 @@ import OpenMarketCore
 /// undone.
 ///
 /// Handlers: `RevertPages.swift`, `RevertRunner.swift`. `PanelApp` builds it with the dependencies below.
-struct RevertController: Sendable, PageHandling, CatalogWriting {
+struct RevertController: Sendable, CatalogWriting {
     let pages: Pages
     let configuration: PanelConfiguration
     let client: OpenMarketClient
@@ -17,4 +17,12 @@ struct RevertController: Sendable, PageHandling, CatalogWriting {
     let database: PanelDatabase
     let activity: ActivityLog
     let reverts: KeyedQueue<String>
+
+    /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
+    static func register(on routes: inout RouteTable) {
+        routes.post("/activity/bulk/{run}/revert", .editor, bodyLimit: .bytes(16 * 1024),
+                    page: \.revertController) { try await $0.revertBulkRun($1, $2) }
+        routes.post("/activity/{id}/revert", .editor, bodyLimit: .bytes(16 * 1024),
+                    page: \.revertController) { try await $0.revertRow($1, $2) }
+    }
 }

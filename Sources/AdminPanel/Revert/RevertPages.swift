@@ -11,14 +11,12 @@ extension RevertController {
     }
 
     /// `POST /activity/{row id}/revert` (editors, `csrf_token`; v1 `password`).
-    func revertRow(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func revertRow(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
         guard let text = request.pathParameters["id"], let rowID = Int(text), rowID > 0 else {
             throw PageFailure.notFound("safety_revert_not_found")
         }
         let form = try await request.urlencodedForm()
-        let session = try await requireCSRF(request, formToken: form["csrf_token"])
-        let visit = visit(request, session: session)
-        guard session.role.canWrite else { throw PageFailure.forbidden("failure_viewer_read_only") }
+        try pages.requireCSRF(context, formToken: form["csrf_token"])
         let records = try await activity.records(ids: [rowID], in: database)
         guard let record = records.first, Self.isRevertable(record.entry), let productID = record.entry.productID else {
             throw PageFailure.notFound("safety_revert_not_found")
@@ -26,26 +24,24 @@ extension RevertController {
         let password = form["password"] ?? ""
         let outcome = try await reverts.run("row-\(rowID)") { [self] in
             await revertProduct(productID, changes: record.entry.changes, row: record, password: password,
-                                session: session, request: request, visit.localizer)
+                                context: context, request: request, context.localizer)
         }
         // All set back: to the product, as after a save.
         if outcome.failure == nil, outcome.conflicts.isEmpty, !outcome.reverted.isEmpty {
-            return await redirect(to: "/products/\(productID)",
-                                  flash: visit.localizer("safety_flash_reverted", ["name": outcome.name]), session: session)
+            return pages.redirect(to: "/products/\(productID)",
+                                  flash: context.localizer("safety_flash_reverted", ["name": outcome.name]))
         }
-        return try revertResultPage([outcome], heading: "safety_revert_heading_row", visit: visit)
+        return try revertResultPage([outcome], heading: "safety_revert_heading_row", context: context)
     }
 
     /// `POST /activity/bulk/{run id}/revert` (editors, `csrf_token`): every product of the run,
     /// one update each, one at a time.
-    func revertBulkRun(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func revertBulkRun(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
         guard let run = request.pathParameters["run"], BulkRuns.isValid(run) else {
             throw PageFailure.notFound("safety_revert_not_found")
         }
         let form = try await request.urlencodedForm()
-        let session = try await requireCSRF(request, formToken: form["csrf_token"])
-        let visit = visit(request, session: session)
-        guard session.role.canWrite else { throw PageFailure.forbidden("failure_viewer_read_only") }
+        try pages.requireCSRF(context, formToken: form["csrf_token"])
         let ids = try await activity.rowIDs(ofRun: run, in: database)
         let records = try await activity.records(ids: ids, in: database).filter { Self.isRevertable($0.entry) }
         guard !records.isEmpty else { throw PageFailure.notFound("safety_revert_not_found") }
@@ -57,15 +53,15 @@ extension RevertController {
             let outcomes = await BoundedConcurrency.map(records, limit: limit) { record -> RevertOutcome? in
                 guard let productID = record.entry.productID else { return nil }
                 return await self.revertProduct(productID, changes: record.entry.changes, row: record,
-                                                password: password, session: session, request: request, visit.localizer)
+                                                password: password, context: context, request: request, context.localizer)
             }
             return outcomes.compactMap { $0 }
         }
-        return try revertResultPage(outcomes, heading: "safety_revert_heading_run", visit: visit)
+        return try revertResultPage(outcomes, heading: "safety_revert_heading_run", context: context)
     }
 
-    private func revertResultPage(_ outcomes: [RevertOutcome], heading: String, visit: Visit) throws -> HTTPResponse {
-        let l = visit.localizer
+    private func revertResultPage(_ outcomes: [RevertOutcome], heading: String, context: PanelContext) throws -> HTTPResponse {
+        let l = context.localizer
         let reverted = outcomes.filter { !$0.reverted.isEmpty }.count
         let products = outcomes.map { outcome in
             let status: String
@@ -93,7 +89,7 @@ extension RevertController {
         // A wrong v1 password with nothing set back: the form's refusal.
         let status = reverted > 0 ? 200 : outcomes.contains { !$0.conflicts.isEmpty } ? 409
             : outcomes.contains(where: \.unauthorized) ? 422 : 200
-        return try page(view, title: l(heading), visit: visit, section: .activity, status: status)
+        return try pages.page(view, title: l(heading), context: context, section: .activity, status: status)
     }
 }
 

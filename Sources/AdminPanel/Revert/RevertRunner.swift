@@ -21,7 +21,7 @@ extension RevertController {
     /// (`RevertPlan`), sends ONE update with every field to set back (so nothing is half-reverted
     /// within a product), and records a `revert` row. v1 sends the product's `password`.
     func revertProduct(_ id: Int, changes: [ActivityEntry.FieldChange], row: ActivityRecord, password: String,
-                       session: SessionSnapshot, request: HTTPRequest, _ l: Localizer) async -> RevertOutcome {
+                       context: PanelContext, request: HTTPRequest, _ l: Localizer) async -> RevertOutcome {
         var outcome = RevertOutcome(productID: id, name: "")
         let current: ProductDetail
         do throws(OpenMarketError) {
@@ -63,12 +63,12 @@ extension RevertController {
         do throws(OpenMarketError) {
             let updated: ProductDetail
             if configuration.api.dialect == .v1 {
-                updated = try await revertV1(id, changes: changes, password: password, session: session)
+                updated = try await revertV1(id, changes: changes, password: password, context: context)
             } else {
                 updated = try await client.update(id: id, changes: changes)
             }
             await catalogRecord(updated)
-            await activity.record(ActivityEntry(session, request, action: "revert", productID: id,
+            await activity.record(ActivityEntry(context, request, action: "revert", productID: id,
                                                 changes: changes.activityChanges(from: current, thumbnailID: presenter.thumbnailImageID(of: current)),
                                                 detail: Self.revertDetail(of: row).stored))
             outcome.reverted = plan.reverted
@@ -95,10 +95,10 @@ extension RevertController {
     /// v1's edit with the product password, counted like the edit form's (a wrong one keeps its
     /// slot in the delete/edit limits).
     private func revertV1(_ id: Int, changes: ProductChanges, password: String,
-                          session: SessionSnapshot) async throws(OpenMarketError) -> ProductDetail {
+                          context: PanelContext) async throws(OpenMarketError) -> ProductDetail {
         guard !password.isEmpty else { throw .unauthorized(message: "") }
         let attempt: DeleteAttempt
-        switch await DeleteAttempt.reserve(session.person, in: deleteGate) {
+        switch await DeleteAttempt.reserve(context.person, in: deleteGate) {
         case .failure: throw .unauthorized(message: "")
         case .success(let reserved): attempt = reserved
         }

@@ -9,11 +9,10 @@ extension BulkController {
 
     /// One sale per selected product of this vendor, each checked on its own (its price, its
     /// other sales); a period or discount no product could take refuses the whole request.
-    func scheduleDiscountBulk(_ request: HTTPRequest, form: FormFields, session: SessionSnapshot, chosen: [String],
+    func scheduleDiscountBulk(_ request: HTTPRequest, form: FormFields, context: PanelContext, chosen: [String],
                               back: String) async throws -> HTTPResponse {
         guard saleSections.salesAvailable else { throw SaleSections.salesUnavailable }
-        let visit = visit(request, session: session)
-        let l = visit.localizer
+        let l = context.localizer
         let text = SaleText(zone: configuration.timeZone, l: l)
         let ids: [Int]
         do throws(BulkSelection.Problem) {
@@ -22,7 +21,7 @@ extension BulkController {
             throw PageFailure(status: 422, heading: "bulk_too_many_heading", message: "bulk_too_many_message",
                               arguments: ["count": l.number(count), "max": l.number(BulkSelection.maxIDs)])
         } catch {
-            return try await refusedBulk(request, back: back, refusal: BulkRefusal(
+            return try await refusedBulk(request, context, back: back, refusal: BulkRefusal(
                 message: l("bulk_flash_nothing_selected"), form: { form[$0] }, ids: form.all("ids")))
         }
         let values = SaleForm { form[$0] }
@@ -32,7 +31,7 @@ extension BulkController {
         if case .refused(let issues) = general, !issues.isEmpty {
             // The list again, ticks and values kept, the reasons as an alert (nothing was sent).
             let reasons = issues.map { text.issue($0, currency: .KRW) }.joined(separator: " ")
-            return try await refusedBulk(request, back: back, refusal: BulkRefusal(
+            return try await refusedBulk(request, context, back: back, refusal: BulkRefusal(
                 message: l("sales_bulk_refused_reason", ["reasons": reasons]), form: { form[$0] }, ids: form.all("ids")))
         }
 
@@ -43,12 +42,12 @@ extension BulkController {
         // One run, as other bulk actions: grouped on /activity, and its sales cancelled together.
         let runID = BulkRuns.newID()
         func record(_ productID: Int, _ detail: ActivityDetail) async {
-            var entry = ActivityEntry(session, request, action: "bulk", productID: productID, detail: detail.stored)
+            var entry = ActivityEntry(context, request, action: "bulk", productID: productID, detail: detail.stored)
             entry.runID = runID
             await activity.record(entry)
         }
         for product in allowed {
-            let outcome = await saleSections.createSale(values, for: product, by: session.person, run: runID)
+            let outcome = await saleSections.createSale(values, for: product, by: context.person, run: runID)
             let reason: String, logged: ActivityDetail
             switch outcome {
             case .success(let sale):
@@ -74,7 +73,7 @@ extension BulkController {
             summary: l("bulk_summary", ["total": l.number(ids.count), "done": l.number(done), "failed": l.number(ids.count - done)]),
             rows: ids.compactMap { rows[$0] }, backURL: back)
         view.saleRun = done > 0 ? LinkView(url: "/sales?run=" + runID) : nil
-        return try page(view, title: l("bulk_title"), visit: visit, section: .products)
+        return try pages.page(view, title: l("bulk_title"), context: context, section: .products)
     }
 
     private static func bulkRow(_ id: Int, name: String, done: Bool, reason: String, back: String, linked: Bool = true) -> BulkResultRowView {

@@ -8,10 +8,9 @@ import HTTPServer
 extension SalesController {
     static let runCancelledAction = "sale-run-cancelled"
 
-    func cancelRun(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func cancelRun(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
         let form = try await request.urlencodedForm(limits: FormLimits(maxFields: 8, maxFieldBytes: 2048))
-        let session = try await requireCSRF(request, formToken: form["csrf_token"])
-        guard session.role.canWrite else { throw PageFailure.forbidden("failure_viewer_read_only") }
+        try pages.requireCSRF(context, formToken: form["csrf_token"])
         guard saleSections.salesAvailable else { throw SaleSections.salesUnavailable }
         guard let run = request.pathParameters["run"], BulkRuns.isValid(run) else { throw PageFailure.notFound("sales_not_found") }
         let members = try await sales.list(.init(runID: run), limit: BulkSelection.maxIDs * 2)
@@ -20,7 +19,7 @@ extension SalesController {
         let open = members.filter { !$0.state.isFinal }.map(\.id)
         var outcome = SaleRuns.Cancellation(skipped: members.count - open.count)
         // A running sale's cancel calls the API: a few at a time, as other bulk work.
-        let scheduler = saleScheduler, person = session.person, address = request.remoteAddress
+        let scheduler = saleScheduler, person = context.person, address = request.remoteAddress
         let results = await BoundedConcurrency.map(open, limit: configuration.bulkConcurrency) { id in
             await scheduler.cancel(id, person: person, address: address)
         }
@@ -31,11 +30,11 @@ extension SalesController {
             case .alreadyOver, .notFound: outcome.skipped += 1
             }
         }
-        await activity.record(ActivityEntry(session, request, action: Self.runCancelledAction,
+        await activity.record(ActivityEntry(context, request, action: Self.runCancelledAction,
                                             detail: Self.runCancelledDetail(outcome).stored))
-        let l = localizer(for: request)
-        return await redirect(to: Self.runCancelBack(form["back"], run: run),
-                              flash: l("sale_run_flash", Self.runCancelledArguments(outcome, l)), session: session)
+        let l = context.localizer
+        return pages.redirect(to: Self.runCancelBack(form["back"], run: run),
+                              flash: l("sale_run_flash", Self.runCancelledArguments(outcome, l)))
     }
 
     /// The activity row's sentence: how many of the run's sales were cancelled, are being

@@ -14,10 +14,10 @@ struct SaleSections: Sendable {
     static let salesUnavailable = PageFailure(status: 403, heading: "sales_heading", message: "sales_v1_unavailable")
 
     /// One row view per sale (`sale_row.html`), with a cancel form for people who may write.
-    func saleRows(_ sales: [Sale], text: SaleText, visit: Visit, back: String) async throws -> [SaleRowView] {
+    func saleRows(_ sales: [Sale], text: SaleText, context: PanelContext, back: String) async throws -> [SaleRowView] {
         let l = text.l
         let tries = try await self.sales.tries(of: sales.map(\.id))
-        let canWrite = visit.session?.role.canWrite ?? false
+        let canWrite = context.role.canWrite
         let iso = ISO8601DateFormatter()
         return sales.map { sale in
             let saleTries = tries[sale.id] ?? []
@@ -43,7 +43,7 @@ struct SaleSections: Sendable {
                                                    "reason": attempt.failure]))
                 },
                 cancel: canWrite && !sale.state.isFinal && salesAvailable
-                    ? SaleCancelView(id: sale.id, csrfToken: visit.session?.csrfToken ?? "", back: back,
+                    ? SaleCancelView(id: sale.id, csrfToken: context.csrfToken, back: back,
                                      label: l("sales_cancel_label", ["id": String(sale.id)]))
                     : nil,
                 runURL: sale.runID.map { LinkView(url: "/sales?run=" + $0) })
@@ -52,16 +52,16 @@ struct SaleSections: Sendable {
 
     /// The detail page's `data-product-sales` section: the product's sales and, for people who
     /// may change it, the form (kept values and errors after a refused submission).
-    func productSalesSection(_ product: ProductDetail, canManage: Bool, visit: Visit, form: SaleFormState?) async -> ProductSalesView {
-        let l = visit.localizer
+    func productSalesSection(_ product: ProductDetail, canManage: Bool, context: PanelContext, form: SaleFormState?) async -> ProductSalesView {
+        let l = context.localizer
         let text = SaleText(zone: configuration.timeZone, l: l)
         guard salesAvailable else {
             return ProductSalesView(unavailable: TextView(text: l("sales_v1_unavailable")), allURL: "/sales")
         }
         let list = (try? await sales.list(.init(productID: product.id), limit: 50)) ?? []
-        let rows = (try? await saleRows(list, text: text, visit: visit, back: "/products/\(product.id)")) ?? []
+        let rows = (try? await saleRows(list, text: text, context: context, back: "/products/\(product.id)")) ?? []
         var formView: SaleFormView?
-        if canManage, visit.session?.role.canWrite ?? false {
+        if canManage, context.role.canWrite {
             let values = form?.values ?? SaleForm()
             let errors = form?.errors ?? []
             func error(_ field: String) -> MessageView? {
@@ -69,7 +69,7 @@ struct SaleSections: Sendable {
             }
             formView = SaleFormView(
                 action: "/products/\(product.id)/sales",
-                csrfToken: visit.session?.csrfToken ?? "",
+                csrfToken: context.csrfToken,
                 discount: values.discount,
                 start: SaleForm.minuteValue(values.start),
                 end: SaleForm.minuteValue(values.end),

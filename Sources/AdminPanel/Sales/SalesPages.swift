@@ -9,7 +9,7 @@ import OpenMarketCore
 /// the panel would have to keep product passwords, so these routes explain that instead.
 /// `/sales` (scheduled discounts), `POST /products/{id}/sales`, `POST /sales/{id}/cancel` and
 /// `POST /sales/runs/{run}/cancel` (`SaleRunCancel.swift`).
-struct SalesController: Sendable, PageHandling {
+struct SalesController: Sendable {
     let pages: Pages
     let configuration: PanelConfiguration
     let client: OpenMarketClient
@@ -22,9 +22,9 @@ struct SalesController: Sendable, PageHandling {
 
     // MARK: GET /sales
 
-    func salesPage(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let visit = await visit(request)
-        let l = visit.localizer
+    func salesPage(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
+        let context = context.withFormKey()
+        let l = context.localizer
         let text = SaleText(zone: configuration.timeZone, l: l)
         let product = request.query["product"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }.flatMap { $0 > 0 ? $0 : nil }
         let state = request.query["state"].flatMap(Sale.State.init(rawValue:))
@@ -37,17 +37,17 @@ struct SalesController: Sendable, PageHandling {
         view.clear = filtered ? LinkView(url: "/sales") : nil
         guard saleSections.salesAvailable else {
             view.unavailable = TextView(text: l("sales_v1_unavailable"))
-            return try page(view, title: l("sales_heading"), visit: visit, section: .sales)
+            return try pages.page(view, title: l("sales_heading"), context: context, section: .sales)
         }
         let sales = try await self.sales.list(.init(productID: product, state: state, runID: run))
         let here = request.target.utf8.count <= 1024 ? request.target : "/sales"
         let runs: [SaleRuns.Summary]
         if let run { runs = Array(try await self.sales.runSummaries([run]).values) } else { runs = try await self.sales.openRuns() }
         view.runs = runs.map {
-            SaleRunView($0, text: text, canWrite: visit.session?.role.canWrite ?? false, csrfToken: visit.session?.csrfToken ?? "",
+            SaleRunView($0, text: text, canWrite: context.role.canWrite, csrfToken: context.csrfToken,
                         back: here)
         }
-        var rows = try await saleSections.saleRows(sales, text: text, visit: visit, back: here)
+        var rows = try await saleSections.saleRows(sales, text: text, context: context, back: here)
         // On a run's own page each row's link to that page would lead nowhere new.
         if run != nil { for index in rows.indices { rows[index].runURL = nil } }
         let groups: [(key: String, title: String, states: Set<Sale.State>)] = [
@@ -60,20 +60,19 @@ struct SalesController: Sendable, PageHandling {
             return SalesSectionView(key: group.key, title: l(group.title), rows: members)
         }
         view.empty = sales.isEmpty ? TextView(text: l(filtered ? "sales_empty_filtered" : "sales_empty")) : nil
-        return try page(view, title: l("sales_heading"), visit: visit, section: .sales)
+        return try pages.page(view, title: l("sales_heading"), context: context, section: .sales)
     }
 
     // MARK: the product page
 
     // MARK: POST /products/{id}/sales
 
-    func scheduleSale(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let id = try Self.productID(request)
+    func scheduleSale(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
+        let id = try Pages.productID(request)
         let form = try await request.urlencodedForm(limits: FormLimits(maxFields: 16, maxFieldBytes: 1024))
-        let session = try await requireCSRF(request, formToken: form["csrf_token"])
-        guard session.role.canWrite else { throw PageFailure.forbidden("failure_viewer_read_only") }
+        try pages.requireCSRF(context, formToken: form["csrf_token"])
         guard saleSections.salesAvailable else { throw SaleSections.salesUnavailable }
-        let l = localizer(for: request)
+        let l = context.localizer
         let product: ProductDetail
         do {
             product = try await client.product(id: id)
@@ -85,34 +84,33 @@ struct SalesController: Sendable, PageHandling {
         }
         let values = SaleForm { form[$0] }
         let text = SaleText(zone: configuration.timeZone, l: l)
-        switch await saleSections.createSale(values, for: CatalogProduct(product, seenAt: configuration.now()), by: session.person) {
+        switch await saleSections.createSale(values, for: CatalogProduct(product, seenAt: configuration.now()), by: context.person) {
         case .success(let sale):
             await saleScheduler.wake()
             let flash = l("sales_flash_scheduled", ["discount": text.discount(sale), "period": text.period(sale.start, sale.end)])
-            return await redirect(to: "/products/\(id)", flash: flash, session: session)
+            return pages.redirect(to: "/products/\(id)", flash: flash)
         case .failure(let refusal):
-            return try await productController.detailPage(request, saleForm: SaleFormState(values: values, errors: refusal.messages(text)))
+            return try await productController.detailPage(request, context, saleForm: SaleFormState(values: values, errors: refusal.messages(text)))
         }
     }
 
     // MARK: POST /sales/{id}/cancel
 
-    func cancelSale(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func cancelSale(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
         let form = try await request.urlencodedForm(limits: FormLimits(maxFields: 8, maxFieldBytes: 2048))
-        let session = try await requireCSRF(request, formToken: form["csrf_token"])
-        guard session.role.canWrite else { throw PageFailure.forbidden("failure_viewer_read_only") }
+        try pages.requireCSRF(context, formToken: form["csrf_token"])
         guard saleSections.salesAvailable else { throw SaleSections.salesUnavailable }
         guard let id = request.pathParameters["id"].flatMap(Int.init), id > 0 else { throw PageFailure.notFound("sales_not_found") }
-        let l = localizer(for: request)
+        let l = context.localizer
         let back = Self.salesBack(form["back"])
         let key: String
-        switch await saleScheduler.cancel(id, person: session.person, address: request.remoteAddress) {
+        switch await saleScheduler.cancel(id, person: context.person, address: request.remoteAddress) {
         case .notFound: throw PageFailure.notFound("sales_not_found")
         case .cancelled: key = "sales_flash_cancelled"
         case .pending: key = "sales_flash_cancel_pending"
         case .alreadyOver: key = "sales_flash_already_over"
         }
-        return await redirect(to: back, flash: l(key), session: session)
+        return pages.redirect(to: back, flash: l(key))
     }
 
     /// Where a cancel returns: the sales list (with its filters) or a product page; nothing else.
@@ -122,5 +120,16 @@ struct SalesController: Sendable, PageHandling {
               !value.hasPrefix("//"),
               value.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\\") }) else { return "/sales" }
         return value
+    }
+
+    /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
+    static func register(on routes: inout RouteTable) {
+        routes.get("/sales", .viewer, page: \.salesController) { try await $0.salesPage($1, $2) }
+        routes.post("/products/{id}/sales", .editor, bodyLimit: .bytes(16 * 1024),
+                    page: \.salesController) { try await $0.scheduleSale($1, $2) }
+        routes.post("/sales/{id}/cancel", .editor, bodyLimit: .bytes(16 * 1024),
+                    page: \.salesController) { try await $0.cancelSale($1, $2) }
+        routes.post("/sales/runs/{run}/cancel", .editor, bodyLimit: .bytes(16 * 1024),
+                    page: \.salesController) { try await $0.cancelRun($1, $2) }
     }
 }

@@ -3,7 +3,7 @@ import OpenMarketCore
 import HTTPServer
 
 /// `/login` and `/logout`: sign-in with its attempt limits, and the session cookie.
-struct SessionController: Sendable, PageHandling {
+struct SessionController: Sendable {
     let pages: Pages
     let configuration: PanelConfiguration
     let sessions: SessionStore
@@ -22,33 +22,32 @@ struct SessionController: Sendable, PageHandling {
     }
 
     /// `GET /login`
-    func loginForm(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func loginForm(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
         guard configuration.signIn else { return .redirect(to: "/products", status: 303) }
-        let visit = await visit(request)
-        if visit.session?.signedIn == true { return .redirect(to: Self.safeNext(request.query["next"]), status: 303) }
-        return try await loginPage(visit: visit, name: "", next: Self.safeNext(request.query["next"]), alert: nil, status: 200)
+        let context = context.withFormKey()
+        if context.signedIn { return .redirect(to: Self.safeNext(request.query["next"]), status: 303) }
+        return try await loginPage(context: context, name: "", next: Self.safeNext(request.query["next"]), alert: nil, status: 200)
     }
 
     /// `POST /login` (`name`, `password`, `next`, `csrf_token`). Each try first reserves a slot
     /// under its name and its address (5 and 20 per 15 minutes), so even simultaneous tries
     /// cannot exceed the limits; a right password gives its slot back. An unknown name is
     /// checked against a decoy hash: same work, same time, same message as a wrong password.
-    func login(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func login(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
         guard configuration.signIn else { return .redirect(to: "/products", status: 303) }
         let form = try await request.urlencodedForm()
-        let session = try await requireCSRF(request, formToken: form["csrf_token"])
-        let visit = visit(request, session: session)
-        let l = visit.localizer
+        try pages.requireCSRF(context, formToken: form["csrf_token"])
+        let l = context.localizer
         let next = Self.safeNext(form["next"])
         let name = String((form["name"] ?? "").trimmingCharacters(in: .whitespaces).prefix(64))
         let password = form["password"] ?? ""
         guard !name.isEmpty, !password.isEmpty, password.utf8.count <= PasswordRules.maximumBytes else {
-            return try await loginPage(visit: visit, name: name, next: next, alert: l("login_missing"), status: 422)
+            return try await loginPage(context: context, name: name, next: next, alert: l("login_missing"), status: 422)
         }
         let ticket: AttemptGate.Ticket
         switch await signInGate.reserve(name.lowercased(), request.remoteAddress) {
         case .failure(let wait):
-            var response = try await loginPage(visit: visit, name: name, next: next,
+            var response = try await loginPage(context: context, name: name, next: next,
                                                alert: l("login_too_many", ["wait": l.duration(wait.seconds)]), status: 429)
             response.headers["Retry-After"] = wait.header
             return response
@@ -62,7 +61,7 @@ struct SessionController: Sendable, PageHandling {
             await activity.record(ActivityEntry(person: person?.name ?? "", address: request.remoteAddress,
                                                 action: "sign-in-failed", detail: person == nil ? ActivityDetail("unknown_name").stored : nil))
             let alert = person?.disabled == true && matches ? l("login_disabled") : l("login_wrong")
-            return try await loginPage(visit: visit, name: name, next: next, alert: alert, status: 403)
+            return try await loginPage(context: context, name: name, next: next, alert: alert, status: 403)
         }
         await signInGate.release(ticket)
         return try await startSession(for: person, request: request, redirectTo: next, detail: nil)
@@ -82,12 +81,12 @@ struct SessionController: Sendable, PageHandling {
 
     /// `POST /logout`: ends this session (and gives the browser a new form key, so forms of the
     /// signed-in pages stop working).
-    func logout(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func logout(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
         let form = try await request.urlencodedForm()
-        let session = try await requireCSRF(request, formToken: form["csrf_token"])
-        if let hash = session.sessionHash {
+        try pages.requireCSRF(context, formToken: form["csrf_token"])
+        if let hash = context.sessionHash {
             await sessions.revoke(hash)
-            await activity.record(ActivityEntry(session, request, action: "sign-out"))
+            await activity.record(ActivityEntry(context, request, action: "sign-out"))
         }
         var response = HTTPResponse.redirect(to: configuration.signIn ? "/login" : "/products", status: 303)
         response.setCookie(.expired(SessionStore.cookieName))
@@ -95,11 +94,18 @@ struct SessionController: Sendable, PageHandling {
         return response
     }
 
-    private func loginPage(visit: Visit, name: String, next: String, alert: String?, status: Int) async throws -> HTTPResponse {
-        let l = visit.localizer
+    private func loginPage(context: PanelContext, name: String, next: String, alert: String?, status: Int) async throws -> HTTPResponse {
+        let l = context.localizer
         let noOwner = await !people.hasOwner
-        let view = LoginPageView(csrfToken: visit.session?.csrfToken ?? "", next: next, name: name, noOwner: noOwner,
+        let view = LoginPageView(csrfToken: context.csrfToken, next: next, name: name, noOwner: noOwner,
                                  alert: alert.map(MessageView.init))
-        return try page(view, title: l("login_heading"), visit: visit, status: status)
+        return try pages.page(view, title: l("login_heading"), context: context, status: status)
+    }
+
+    /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
+    static func register(on routes: inout RouteTable) {
+        routes.get("/login", .anyone, page: \.sessionController) { try await $0.loginForm($1, $2) }
+        routes.post("/login", .anyone, bodyLimit: .bytes(16 * 1024), page: \.sessionController) { try await $0.login($1, $2) }
+        routes.post("/logout", .viewer, bodyLimit: .bytes(16 * 1024), page: \.sessionController) { try await $0.logout($1, $2) }
     }
 }

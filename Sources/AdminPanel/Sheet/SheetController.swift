@@ -6,7 +6,7 @@ import OpenMarketCore
 /// stock on one screen, saved at once (what Smart Store calls 일괄수정).
 ///
 /// Handlers: `SheetPage.swift`, `SheetSave.swift`. `PanelApp` builds it with the dependencies below.
-struct SheetController: Sendable, PageHandling, CatalogWriting {
+struct SheetController: Sendable, CatalogWriting {
     let pages: Pages
     let configuration: PanelConfiguration
     let client: OpenMarketClient
@@ -47,5 +47,12 @@ struct SheetController: Sendable, PageHandling, CatalogWriting {
             list.page = (query.page - 1) * query.perPage / list.perPage + 1
         }
         return list.url()
+    }
+
+    /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
+    static func register(on routes: inout RouteTable) {
+        routes.get("/products/sheet", .viewer, page: \.sheetController) { try await $0.sheetPage($1, $2) }
+        routes.post("/products/sheet", .editor, bodyLimit: .bytes(1024 * 1024),
+                    page: \.sheetController) { try await $0.saveSheet($1, $2) }
     }
 }

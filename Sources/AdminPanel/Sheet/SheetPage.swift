@@ -6,21 +6,21 @@ import OpenMarketCore
 extension SheetController {
     /// `GET /products/sheet?…` with the list's query (search, filters, sort, page, `per_page` up
     /// to 200): the products from the local catalog copy, as the list's sorted and filtered views.
-    func sheetPage(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func sheetPage(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
         let query = Self.query { request.query[$0] }
-        let visit = await visit(request, create: true)
-        return try await renderSheet(query, visit: visit, state: SheetState(), status: 200)
+        let context = context.withFormKey()
+        return try await renderSheet(query, context: context, state: SheetState(), status: 200)
     }
 
     /// The sheet of `query`, with what a save brought back (`state`) laid over the products.
-    func renderSheet(_ query: CatalogQuery, visit: Visit, state: SheetState, status: Int) async throws -> HTTPResponse {
-        let l = visit.localizer
+    func renderSheet(_ query: CatalogQuery, context: PanelContext, state: SheetState, status: Int) async throws -> HTTPResponse {
+        let l = context.localizer
         var view = SheetPageView()
         view.backURL = Self.listURL(query)
         let title = l("sheet_heading")
         guard available else {
             view.unavailable = TextView(text: l("sheet_v1_unavailable"))
-            return try page(view, title: title, visit: visit, section: .products, status: status)
+            return try pages.page(view, title: title, context: context, section: .products, status: status)
         }
         await catalog.ensureFresh(maxAge: configuration.catalogMaxAge)
         let status0 = await catalog.status
@@ -33,7 +33,7 @@ extension SheetController {
         let result = catalog.copy.snapshot().page(query, ownVendorID: ownVendor)
         var shown = query
         shown.page = result.pageNo
-        let canWrite = visit.session?.role.canWrite ?? false
+        let canWrite = context.role.canWrite
         let labels = SheetField.allCases.map { l(Self.labelKey($0)) }
 
         var rows: [SheetRowView] = []
@@ -53,7 +53,7 @@ extension SheetController {
 
         view.rows = rows
         view.editable = rows.contains { $0.cells.contains(where: \.editable) }
-        view.csrfToken = view.editable ? visit.session?.csrfToken ?? "" : ""
+        view.csrfToken = view.editable ? context.csrfToken : ""
         view.query = CatalogQuery.encoded(shown.items().filter { $0.0 != "view" })
         view.totalText = CatalogController.totalText(count: result.totalCount, page: result.pageNo,
                                                      lastPage: result.lastPage, query: shown, l)
@@ -66,7 +66,7 @@ extension SheetController {
         view.empty = rows.isEmpty ? TextView(text: l(query.isFiltered ? "sheet_empty_filtered" : "sheet_empty")) : nil
         view.outcome = state.outcome
         view.problems = state.problems
-        return try page(view, title: title, visit: visit, section: .products, status: status)
+        return try pages.page(view, title: title, context: context, section: .products, status: status)
     }
 
     /// One product's row: inputs for an editable one (typed values and errors laid over), text otherwise.

@@ -34,17 +34,15 @@ extension SheetController {
     /// Any invalid cell: 422 and nothing sent. Else one update per changed product with only its
     /// changed fields, `bulkConcurrency` at a time; a field someone changed since the sheet was
     /// loaded is left alone and shown as a conflict. One `sheet` activity run.
-    func saveSheet(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func saveSheet(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
         let form = try await request.urlencodedForm(limits: FormLimits(maxFields: Self.maxRows * 8 + 16, maxFieldBytes: 8 * 1024))
-        let session = try await requireCSRF(request, formToken: form["csrf_token"])
-        let visit = visit(request, session: session)
-        let l = visit.localizer
-        guard session.role.canWrite else { throw PageFailure.forbidden("failure_viewer_read_only") }
+        try pages.requireCSRF(context, formToken: form["csrf_token"])
+        let l = context.localizer
         let queryRequest = try HTTPRequest(method: "GET", target: "/products/sheet?" + String((form["query"] ?? "").prefix(2048)),
                                            headers: request.headers, remoteAddress: request.remoteAddress)
         let query = Self.query { queryRequest.query[$0] }
         guard available else {
-            return try await renderSheet(query, visit: visit, state: SheetState(), status: 404)
+            return try await renderSheet(query, context: context, state: SheetState(), status: 404)
         }
         let rows = SheetRowInput.rows(form.items.map { ($0.name, $0.value) })
         guard rows.count <= Self.maxRows else {
@@ -90,11 +88,11 @@ extension SheetController {
         }
         guard problems.isEmpty else {
             state.problems = SheetProblemsView(heading: l.plural("sheet_problems", count: problems.count), items: problems)
-            return try await renderSheet(query, visit: visit, state: state, status: 422)
+            return try await renderSheet(query, context: context, state: state, status: 422)
         }
         guard !plans.isEmpty || !state.failures.isEmpty else {
             state.outcome = SheetOutcomeView(alert: false, message: l("sheet_nothing_changed"), items: [])
-            return try await renderSheet(query, visit: visit, state: state, status: 200)
+            return try await renderSheet(query, context: context, state: state, status: 200)
         }
 
         let outcomes = await BoundedConcurrency.map(plans, limit: configuration.bulkConcurrency) { plan in
@@ -131,7 +129,7 @@ extension SheetController {
                 }
             }
             if outcome.failure != nil || !outcome.changes.isEmpty {
-                var entry = ActivityEntry(session, request, action: "sheet", productID: outcome.id, changes: outcome.changes,
+                var entry = ActivityEntry(context, request, action: "sheet", productID: outcome.id, changes: outcome.changes,
                                           detail: Self.activityDetail(outcome).stored)
                 entry.runID = runID
                 await activity.record(entry)
@@ -145,7 +143,7 @@ extension SheetController {
         state.outcome = SheetOutcomeView(alert: !items.isEmpty,
                                          message: items.isEmpty ? saved : l("sheet_partly_saved", ["saved": saved]),
                                          items: items)
-        return try await renderSheet(query, visit: visit, state: state, status: 200)
+        return try await renderSheet(query, context: context, state: state, status: 200)
     }
 
     /// One product's save: read it as the API has it now, leave alone what someone else changed,

@@ -3,7 +3,7 @@ import HTTPServer
 import OpenMarketCore
 
 /// `/trash`: deleted products kept by the panel, and restoring one.
-struct TrashController: Sendable, PageHandling, CatalogWriting {
+struct TrashController: Sendable, CatalogWriting {
     let pages: Pages
     let configuration: PanelConfiguration
     let client: OpenMarketClient
@@ -17,11 +17,11 @@ struct TrashController: Sendable, PageHandling, CatalogWriting {
 
     /// `GET /trash`: every product the panel deleted and kept, newest first, for everyone signed
     /// in; editors get a restore form on each (in v1 with a field for the new product password).
-    func trashPage(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let visit = await visit(request)
-        let l = visit.localizer
+    func trashPage(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
+        let context = context.withFormKey()
+        let l = context.localizer
         let items = try await trash.waiting()
-        let canWrite = visit.session?.role.canWrite ?? false
+        let canWrite = context.role.canWrite
         let v1 = configuration.api.dialect == .v1
         let view = TrashPageView(
             intro: l("safety_trash_intro", ["days": l.number(configuration.trashDays)]),
@@ -32,23 +32,22 @@ struct TrashController: Sendable, PageHandling, CatalogWriting {
                                                            "time": l.dateTime(item.deletedAt, in: configuration.timeZone)]),
                     expires: l("safety_trash_expires", [
                         "date": l.date(item.deletedAt.addingTimeInterval(Double(configuration.trashDays) * 86_400))]),
-                    restore: canWrite ? TrashRestoreFormView(oldID: item.oldID, csrfToken: visit.session?.csrfToken ?? "", v1: v1)
+                    restore: canWrite ? TrashRestoreFormView(oldID: item.oldID, csrfToken: context.csrfToken, v1: v1)
                         : nil)
             })
-        return try page(view, title: l("safety_trash_heading"), visit: visit, section: .trash)
+        return try pages.page(view, title: l("safety_trash_heading"), context: context, section: .trash)
     }
 
     /// `POST /trash/{old id}/restore` (`csrf_token`; v1 `password`): registers the kept product
     /// again with the same fields and images (a new id), records `restore`, 303 to it. Restores
     /// of one item run one at a time, so a second one finds it restored and leads to the same product.
-    func restoreFromTrash(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func restoreFromTrash(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
         guard let text = request.pathParameters["id"], let oldID = Int(text), oldID > 0 else {
             throw PageFailure.notFound("safety_trash_not_found")
         }
         let form = try await request.urlencodedForm()
-        let session = try await requireCSRF(request, formToken: form["csrf_token"])
-        let l = visit(request, session: session).localizer
-        guard session.role.canWrite else { throw PageFailure.forbidden("failure_viewer_read_only") }
+        try pages.requireCSRF(context, formToken: form["csrf_token"])
+        let l = context.localizer
         let password = form["password"] ?? ""
         if configuration.api.dialect == .v1, password.isEmpty {
             throw PageFailure(status: 422, heading: "safety_restore_failed_heading", message: "safety_restore_password_needed")
@@ -56,8 +55,7 @@ struct TrashController: Sendable, PageHandling, CatalogWriting {
         return try await restores.run(oldID) { [self] in
             guard let item = try await trash.item(oldID) else { throw PageFailure.notFound("safety_trash_not_found") }
             if let newID = item.restoredAs {
-                return await redirect(to: "/products/\(newID)", flash: l("safety_flash_already_restored", ["name": item.name]),
-                                      session: session)
+                return pages.redirect(to: "/products/\(newID)", flash: l("safety_flash_already_restored", ["name": item.name]))
             }
             let kept: (product: SavedProduct, images: [ImageUpload])
             do {
@@ -70,11 +68,10 @@ struct TrashController: Sendable, PageHandling, CatalogWriting {
             try await trash.markRestored(oldID, as: product.id)
             await safetyFiles.remove(area: TrashKeeper.trashArea, folder: item.folder)
             await catalogRecord(product)
-            await activity.record(ActivityEntry(session, request, action: "restore", productID: product.id,
+            await activity.record(ActivityEntry(context, request, action: "restore", productID: product.id,
                                                 changes: [.init(field: "id", old: String(oldID), new: String(product.id))],
                                                 detail: product.name))
-            return await redirect(to: "/products/\(product.id)", flash: l("safety_flash_restored", ["name": product.name]),
-                                  session: session)
+            return pages.redirect(to: "/products/\(product.id)", flash: l("safety_flash_restored", ["name": product.name]))
         }
     }
 
@@ -120,5 +117,12 @@ struct TrashController: Sendable, PageHandling, CatalogWriting {
         let reasons = issues.map { l.issue($0, currency: .KRW) }.joined(separator: " ")
         throw PageFailure(status: 422, heading: "safety_restore_failed_heading", message: "safety_restore_refused",
                           arguments: ["reason": reasons])
+    }
+
+    /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
+    static func register(on routes: inout RouteTable) {
+        routes.get("/trash", .viewer, page: \.trashController) { try await $0.trashPage($1, $2) }
+        routes.post("/trash/{id}/restore", .editor, bodyLimit: .bytes(16 * 1024),
+                    page: \.trashController) { try await $0.restoreFromTrash($1, $2) }
     }
 }

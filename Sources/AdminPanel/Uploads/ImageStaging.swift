@@ -27,7 +27,7 @@ struct ImageStager: Sendable {
     /// The chosen files checked by their bytes and pixels (only images within every limit are
     /// staged) and staged with the ones kept from an earlier try, so an error never loses them;
     /// then in the seller's order, with their bytes for the API. Register and v1 edit.
-    func stageImages(_ form: MultipartForm, session: SessionSnapshot) async throws
+    func stageImages(_ form: MultipartForm, context: PanelContext) async throws
         -> (staged: (token: String, images: [StagedImage])?, uploads: [ImageUpload], issues: [FieldIssue]) {
         var issues: [FieldIssue] = []
         var incoming: [(filename: String, data: Data, format: ImageFormat)] = []
@@ -56,14 +56,14 @@ struct ImageStager: Sendable {
         var staged: (token: String, images: [StagedImage])?
         do {
             if token != nil || !incoming.isEmpty {
-                staged = try await staging.stage(token: token, owner: session.id, adding: incoming, removing: removed)
+                staged = try await staging.stage(token: token, owner: context.formKey, adding: incoming, removing: removed)
             }
         } catch {
             issues.append(FieldIssue(field: "images",
                 message: "The images you chose earlier were kept for an hour and have expired. Please choose them again.",
                 code: "staged_expired"))
             if !incoming.isEmpty {
-                staged = try? await staging.stage(token: nil, owner: session.id, adding: incoming, removing: [])
+                staged = try? await staging.stage(token: nil, owner: context.formKey, adding: incoming, removing: [])
             }
         }
         // The kept images in the seller's order.
@@ -73,7 +73,7 @@ struct ImageStager: Sendable {
         var uploads: [ImageUpload] = []
         if let staged {
             for image in staged.images {
-                guard let stored = await staging.data(token: staged.token, owner: session.id, id: image.id) else { continue }
+                guard let stored = await staging.data(token: staged.token, owner: context.formKey, id: image.id) else { continue }
                 uploads.append(ImageUpload(filename: image.filename, data: stored.data))
             }
         }

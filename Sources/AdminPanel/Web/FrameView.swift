@@ -12,7 +12,7 @@ struct FrameView: TemplateView {
     var signedIn: Bool
     var showNav: Bool
     var csrfToken: String
-    var section: PageChrome.Section
+    var section: PageSection
     var access: PageAccess
     var person: String
     var version: String

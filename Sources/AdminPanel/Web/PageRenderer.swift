@@ -2,23 +2,15 @@ import Foundation
 import HTMLTemplates
 import HTTPServer
 
-/// What the frame around a page shows besides the page itself.
-struct PageChrome: Sendable {
-    enum Section: Sendable { case products, register, activity, people, account, sales, drafts, trash, none }
-    var flash: String?
-    var session: SessionSnapshot?
-    var accessControl = false
-    var section: Section = .none
-    var localizer: Localizer
-    /// This page's address without `lang=`, for the header's language links.
-    var languageSwitchTarget = "/products"
-}
+/// The header's section a page belongs to (marked in the navigation).
+enum PageSection: Sendable { case products, register, activity, people, account, sales, drafts, trash, none }
 
 /// Renders a page into the layout. Every page is typed (`PageView`, listed in `pageViews`):
 /// compiled once per language at start-up, rendered with the compiled frame straight into the
 /// response's bytes.
 struct PageRenderer: Sendable {
-    let templates: TemplateSet
+    /// Every language's texts, for what names a text in all of them (an import file's reason column).
+    let catalogs: StringCatalogs
     let version: String
     let apiHost: String
     /// The compiled frame and pages, per language (built at start; a template naming a field
@@ -44,7 +36,7 @@ struct PageRenderer: Sendable {
         guard missing.isEmpty else {
             throw PanelStartupError("the templates folder lacks " + missing.map { "\($0).html" }.joined(separator: ", "))
         }
-        self.templates = templates
+        self.catalogs = catalogs
         self.version = version
         self.apiHost = apiHost
         var compiled: [Language: CompiledPages] = [:]
@@ -59,40 +51,37 @@ struct PageRenderer: Sendable {
     }
 
     /// A typed page in the frame: one buffer, no dictionaries.
-    func page<View: PageView>(_ view: View, title: String, chrome: PageChrome, status: Int = 200) throws -> HTTPResponse {
-        let catalog = chrome.localizer.catalog
+    /// `accessControl`: sign-in is on (the header shows who is signed in).
+    func page<View: PageView>(_ view: View, title: String, context: PanelContext, accessControl: Bool,
+                              section: PageSection, status: Int = 200) throws -> HTTPResponse {
+        let catalog = context.localizer.catalog
         guard let pages = compiled[catalog.language], let program = pages.program(for: View.self) else {
             throw PanelStartupError("\(View.self) is not in PageRenderer.pageViews")
         }
-        let access = Self.access(chrome)
+        let access = PageAccess(canWrite: context.role.canWrite, isOwner: context.role.canManagePeople)
         var view = view
         view.access = access
         let frame = FrameView(
             language: catalog.language.rawValue,
             escapedScriptStrings: pages.escapedScriptStrings,
             languages: Language.allCases.map { language in
-                let separator = chrome.languageSwitchTarget.contains("?") ? "&" : "?"
-                return LanguageLinkView(code: language.rawValue, label: chrome.localizer("language_name_\(language.rawValue)"),
-                                        url: chrome.languageSwitchTarget + separator + "lang=" + language.rawValue,
+                let separator = context.languageSwitchTarget.contains("?") ? "&" : "?"
+                return LanguageLinkView(code: language.rawValue, label: context.localizer("language_name_\(language.rawValue)"),
+                                        url: context.languageSwitchTarget + separator + "lang=" + language.rawValue,
                                         current: language == catalog.language)
             },
             title: title,
-            flash: chrome.flash.map(MessageView.init),
-            signedIn: chrome.accessControl && (chrome.session?.signedIn ?? false),
-            showNav: !chrome.accessControl || (chrome.session?.signedIn ?? false),
-            csrfToken: chrome.session?.csrfToken ?? "",
-            section: chrome.section,
+            flash: context.flash.map(MessageView.init),
+            signedIn: accessControl && context.signedIn,
+            showNav: !accessControl || context.signedIn,
+            csrfToken: context.csrfToken,
+            section: section,
             access: access,
-            person: chrome.session?.person ?? "",
+            person: context.person,
             version: version,
             apiHost: apiHost)
         let body = try pages.frame.render(frame, around: program.embedding(view), capacity: pages.capacityHint)
         return HTTPResponse(status: status, headers: HTTPHeaders([("Content-Type", "text/html; charset=utf-8")]), body: .data(body))
-    }
-
-    private static func access(_ chrome: PageChrome) -> PageAccess {
-        let role = chrome.session?.role ?? (chrome.accessControl ? .viewer : .owner)
-        return PageAccess(canWrite: role.canWrite, isOwner: role.canManagePeople)
     }
 }
 

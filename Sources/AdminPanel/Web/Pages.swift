@@ -3,35 +3,13 @@ import HTMLTemplates
 import HTTPServer
 import OpenMarketCore
 
-/// The browser's session as a page sees it, plus the cookie to set when it is new.
-struct Visit: Sendable {
-    var session: SessionSnapshot?
-    var flash: String?
-    /// Cookies the response sets (a new form key, a flash message taken).
-    var cookies: [SetCookie] = []
-    var localizer: Localizer
-    var languageSwitchTarget = "/products"
-}
-
-/// The page plumbing every handler uses: who is visiting (`visit`), a typed page in the frame
-/// (`page`, `chrome`), redirects with a one-time message, the CSRF check, and failures turned
-/// into error pages. `PanelApp` builds one; every controller holds it (`PageHandling`).
+/// The page plumbing every handler uses with its `PanelContext`: a typed page in the frame
+/// (`page`), redirects with a one-time message, the CSRF check, and failures turned into error
+/// pages. `PanelApp` builds one; the controllers that render pages hold it.
 struct Pages: Sendable {
     let configuration: PanelConfiguration
     let renderer: PageRenderer
-    let visitors: Visitors
-    let formTokens: FormTokens
     let flashCookie: FlashCookie
-
-    var accessControl: Bool { configuration.signIn }
-
-    /// The request's language (`?lang=`, the `om_lang` cookie, `Accept-Language`, English).
-    func localizer(for request: HTTPRequest) -> Localizer { visitors.localizer(for: request) }
-
-    /// A visit for a POST whose session is already known (the CSRF check found it).
-    func visit(_ request: HTTPRequest, session: SessionSnapshot) -> Visit {
-        Visit(session: session, localizer: localizer(for: request), languageSwitchTarget: Self.languageSwitchTarget(request))
-    }
 
     /// Where the header's language links lead: this page again (its query without `lang`). A
     /// re-rendered form (a POST) switches on its GET page, since a link cannot repeat a POST.
@@ -44,80 +22,45 @@ struct Pages: Sendable {
         return request.path + "?" + items.map { ListLinks.encode($0.name) + "=" + ListLinks.encode($0.value) }.joined(separator: "&")
     }
 
-    /// The browser's visit: who it is (`session.person`, `session.role`), its form token and its
-    /// one-time flash message. Nothing is stored for it: a browser without a form key gets one in
-    /// a cookie, and the token is derived from that key (`FormTokens`). `create` is kept for the
-    /// callers' sake; every page may get a form key now, since it costs no storage.
-    func visit(_ request: HTTPRequest, create: Bool = true, takeFlash: Bool = true) async -> Visit {
-        let requestContext = await visitors.context(for: request)
-        let identity = requestContext.identity
-        var cookies: [SetCookie] = []
-        var browserKey = requestContext.formKey
-        if browserKey == nil, create {
-            browserKey = SecureToken.make()
-            cookies.append(FormTokens.cookie(browserKey!))
-        }
-        var flash: String?
-        if takeFlash, request.cookies[FlashCookie.cookieName] != nil {
-            flash = flashCookie.message(request)
-            cookies.append(.expired(FlashCookie.cookieName))
-        }
-        let session = SessionSnapshot(id: browserKey ?? "", csrfToken: browserKey.map { formTokens.token(for: $0, session: identity.sessionHash) } ?? "",
-                                      signedIn: identity.signedIn, person: identity.person, role: identity.role,
-                                      sessionHash: identity.sessionHash)
-        return Visit(session: session, flash: flash, cookies: cookies, localizer: requestContext.localizer,
-                     languageSwitchTarget: Self.languageSwitchTarget(request))
-    }
-
-    func chrome(_ visit: Visit, section: PageChrome.Section = .none) -> PageChrome {
-        PageChrome(flash: visit.flash, session: visit.session, accessControl: accessControl, section: section,
-                   localizer: visit.localizer, languageSwitchTarget: visit.languageSwitchTarget)
-    }
-
-    /// A typed page (`PageView`) in the frame, with the visit's cookies.
-    func page<View: PageView>(_ view: View, title: String, visit: Visit,
-                              section: PageChrome.Section = .none, status: Int = 200) throws -> HTTPResponse {
-        var response = try renderer.page(view, title: title, chrome: chrome(visit, section: section), status: status)
-        for cookie in visit.cookies { response.setCookie(cookie) }
+    /// A typed page (`PageView`) in the frame, with the context's cookies.
+    func page<View: PageView>(_ view: View, title: String, context: PanelContext,
+                              section: PageSection = .none, status: Int = 200) throws -> HTTPResponse {
+        var response = try renderer.page(view, title: title, context: context, accessControl: configuration.signIn,
+                                         section: section, status: status)
+        for cookie in context.cookies { response.setCookie(cookie) }
         return response
     }
 
     /// 303 to `location`, leaving a one-time message for the next page.
-    func redirect(to location: String, flash: String?, session: SessionSnapshot?) async -> HTTPResponse {
+    func redirect(to location: String, flash: String?) -> HTTPResponse {
         var response = HTTPResponse.redirect(to: location, status: 303)
         if let flash { response.setCookie(flashCookie.cookie(flash)) }
         return response
     }
 
-    // MARK: CSRF
-
-    /// The visit of a POST whose form carries this browser's token; else a 403 page. The token
-    /// is checked against the browser's form-key cookie (signed double-submit), so it needs no
-    /// stored session and survives restarts. (The Origin header is checked earlier, for every POST.)
-    func requireCSRF(_ request: HTTPRequest, formToken: String?) async throws -> SessionSnapshot {
-        let visit = await visit(request, create: false, takeFlash: false)
-        guard let session = visit.session,
-              formTokens.isValid(formToken, browserKey: FormTokens.browserKey(request), session: session.sessionHash) else {
+    /// Throws a 403 page unless the form carries this browser's token. (The Origin header is
+    /// checked earlier, for every POST.)
+    func requireCSRF(_ context: PanelContext, formToken: String?) throws {
+        guard context.isValid(formToken: formToken) else {
             throw PageFailure(status: 403, heading: "failure_csrf_heading", message: "failure_csrf_message")
         }
-        return session
     }
 
     // MARK: errors
 
-    func errorPage(_ failure: PageFailure, request: HTTPRequest) async -> HTTPResponse {
-        let visit = await visit(request, create: false, takeFlash: false)
-        let l = visit.localizer
+    func errorPage(_ failure: PageFailure, context: PanelContext) -> HTTPResponse {
+        let context = context.forErrorPage
+        let l = context.localizer
         let heading = l(failure.heading, failure.arguments)
         let statusText = l("error_status", ["status": String(failure.status)])
         let message = l(failure.message, failure.arguments)
         do {
             var response = failure.status == 404
                 ? try page(NotFoundPageView(statusText: statusText, heading: heading, message: message),
-                           title: heading, visit: visit, status: failure.status)
+                           title: heading, context: context, status: failure.status)
                 : try page(ErrorPageView(statusText: statusText, heading: heading, message: message,
                                          detail: failure.detail.map(TextView.init), retry: failure.retryURL.map(LinkView.init)),
-                           title: heading, visit: visit, status: failure.status)
+                           title: heading, context: context, status: failure.status)
             if failure.status == 413 { response.headers["Connection"] = "close" }
             return response
         } catch {
@@ -125,38 +68,32 @@ struct Pages: Sendable {
         }
     }
 
-    /// Wraps a handler so failures become pages: a `PageFailure` as is, an API error by its
+    /// Runs a page handler so failures become pages: a `PageFailure` as is, an API error by its
     /// meaning (with a retry link for GETs), a body-parsing error by its status.
-    func pageHandler(_ handler: @escaping HTTPHandler) -> HTTPHandler {
-        { [self] request in
-            var response = await handle(request, handler)
-            // `?lang=` (the header's links) is remembered for the next pages.
-            if let chosen = request.query["lang"].flatMap({ Language(rawValue: $0.lowercased()) }),
-               chosen.rawValue != request.cookies[Language.cookieName] {
-                response.setCookie(SetCookie(name: Language.cookieName, value: chosen.rawValue, maxAge: 365 * 24 * 3600,
-                                             sameSite: .lax))
-            }
-            return response
-        }
-    }
-
-    private func handle(_ request: HTTPRequest,
-                        _ handler: HTTPHandler) async -> HTTPResponse {
+    func respond(_ request: HTTPRequest, _ context: PanelContext,
+                 _ handler: (HTTPRequest, PanelContext) async throws -> HTTPResponse) async -> HTTPResponse {
+        var response: HTTPResponse
         do {
-            return try await handler(request)
+            response = try await handler(request, context)
         } catch let failure as PageFailure {
-                return await errorPage(failure, request: request)
-            } catch let error as OpenMarketError {
-                let retry = request.method == "GET" ? request.path : nil
-                return await errorPage(PageFailure(error, retryURL: retry), request: request)
-            } catch let error as HTTPError {
-                return await errorPage(failure(for: error), request: request)
-            } catch {
-                // A bug or a local fault (template, disk): say so without details that could leak.
-                return await errorPage(PageFailure(status: 500, heading: "failure_internal_heading",
-                                                   message: "failure_internal_message"),
-                                       request: request)
-            }
+            response = errorPage(failure, context: context)
+        } catch let error as OpenMarketError {
+            let retry = request.method == "GET" ? request.path : nil
+            response = errorPage(PageFailure(error, retryURL: retry), context: context)
+        } catch let error as HTTPError {
+            response = errorPage(failure(for: error), context: context)
+        } catch {
+            // A bug or a local fault (template, disk): say so without details that could leak.
+            response = errorPage(PageFailure(status: 500, heading: "failure_internal_heading", message: "failure_internal_message"),
+                                 context: context)
+        }
+        // `?lang=` (the header's links) is remembered for the next pages.
+        if let chosen = request.query["lang"].flatMap({ Language(rawValue: $0.lowercased()) }),
+           chosen.rawValue != request.cookies[Language.cookieName] {
+            response.setCookie(SetCookie(name: Language.cookieName, value: chosen.rawValue, maxAge: 365 * 24 * 3600,
+                                         sameSite: .lax))
+        }
+        return response
     }
 
     func failure(for error: HTTPError) -> PageFailure {

@@ -1,5 +1,6 @@
-/// A route pattern such as `/products/{id}` or `/static/{path...}`, split into segments.
-struct RoutePattern: Sendable {
+/// A route pattern such as `/products/{id}` or `/static/{path...}`, split into segments: the one
+/// matcher of routes, the router's and an app's own questions about its routes alike.
+public struct RoutePattern: Sendable {
     enum Segment: Sendable, Equatable {
         case literal(String)
         case parameter(String)
@@ -7,10 +8,10 @@ struct RoutePattern: Sendable {
         case rest(String)
     }
 
-    let template: String
+    public let template: String
     let segments: [Segment]
 
-    init(_ template: String) {
+    public init(_ template: String) {
         precondition(template.hasPrefix("/"), "route patterns start with /: \(template)")
         self.template = template
         var segments: [Segment] = []
@@ -28,8 +29,8 @@ struct RoutePattern: Sendable {
         self.segments = segments
     }
 
-    /// The parameters when `path` matches, else nil.
-    func match(_ path: [String]) -> [String: String]? {
+    /// The parameters when `path` (a request's `pathSegments`) matches, else nil.
+    public func match(_ path: [String]) -> [String: String]? {
         var parameters: [String: String] = [:]
         var i = 0
         for segment in segments {
@@ -50,7 +51,7 @@ struct RoutePattern: Sendable {
 
     /// Orders overlapping routes: at the first differing segment a literal beats a parameter,
     /// which beats a rest. So `/products/new` wins over `/products/{id}` whatever the order added.
-    func isMoreSpecific(than other: RoutePattern) -> Bool {
+    public func isMoreSpecific(than other: RoutePattern) -> Bool {
         for (a, b) in zip(segments, other.segments) {
             let ra = Self.rank(a), rb = Self.rank(b)
             if ra != rb { return ra > rb }

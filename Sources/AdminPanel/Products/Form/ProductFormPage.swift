@@ -35,7 +35,7 @@ struct FieldChange: Sendable, Equatable {
 ///
 /// Declared here with the form's shared parts; the handlers extend it in `RegisterPage.swift`,
 /// `EditPage.swift`, `DuplicatePage.swift` and `V1/V1Forms.swift`.
-struct ProductFormController: Sendable, PageHandling, CatalogWriting {
+struct ProductFormController: Sendable, CatalogWriting {
     let pages: Pages
     let configuration: PanelConfiguration
     let client: OpenMarketClient
@@ -135,5 +135,15 @@ struct ProductFormController: Sendable, PageHandling, CatalogWriting {
     static func merged(_ parseIssues: [FieldIssue], _ ruleIssues: [FieldIssue]) -> [FieldIssue] {
         let parsedBadly = Set(parseIssues.map(\.field))
         return parseIssues + ruleIssues.filter { !parsedBadly.contains($0.field) || $0.field == "images" }
+    }
+
+    /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
+    static func register(on routes: inout RouteTable) {
+        routes.post("/products", .editor, bodyLimit: .upload, page: \.productFormController) { try await $0.registerProduct($1, $2) }
+        routes.get("/products/{id}/duplicate", .editor, page: \.productFormController) { try await $0.duplicateForm($1, $2) }
+        routes.get("/products/new", .editor, page: \.productFormController) { try await $0.registerForm($1, $2) }
+        routes.get("/products/{id}/edit", .editor, page: \.productFormController) { try await $0.editForm($1, $2) }
+        routes.post("/products/{id}/edit", .editor, bodyLimit: .productEdit,
+                    page: \.productFormController) { try await $0.updateProduct($1, $2) }
     }
 }

@@ -15,10 +15,10 @@ extension ProductFormController {
     }
 
     /// The rest of `POST /products` in v1, after the shared parsing and image staging.
-    func registerV1(_ request: HTTPRequest, form: MultipartForm, session: SessionSnapshot, visit: Visit,
+    func registerV1(_ request: HTTPRequest, form: MultipartForm, context: PanelContext,
                     values: ProductFormValues, parsed: ProductFormValues.Parsed, issues parseIssues: [FieldIssue],
                     uploads: [ImageUpload], staged: (token: String, images: [StagedImage])?) async throws -> HTTPResponse {
-        let l = visit.localizer
+        let l = context.localizer
         var issues = parseIssues
         let price = Self.wholeMoney(parsed.price, field: "price", code: "price_whole", into: &issues)
         let discount = values.discountedPrice.isEmpty
@@ -29,33 +29,31 @@ extension ProductFormController {
         issues = Self.merged(issues, item.validate())
         var state = ProductFormState(values: values, issues: issues, staged: staged)
         state.draftID = form.fields["draft_id"].flatMap { Int($0) }
-        guard issues.isEmpty else { return try registerPage(state, visit: visit, status: 422) }
+        guard issues.isEmpty else { return try registerPage(state, context: context, status: 422) }
         do throws(OpenMarketError) {
             let product = try await client.v1Register(item)
             if let staged { await staging.discard(token: staged.token) }
             await draftSaving.finishDraft(form)
-            await activity.record(ActivityEntry(session, request, action: "register", productID: product.id,
+            await activity.record(ActivityEntry(context, request, action: "register", productID: product.id,
                                                 detail: ActivityDetail("registered", ["product_name": product.title]).stored))
-            return await redirect(to: "/products/\(product.id)", flash: l("flash_registered", ["name": product.title]),
-                                  session: session)
+            return pages.redirect(to: "/products/\(product.id)", flash: l("flash_registered", ["name": product.title]))
         } catch {
             let status = try ProductFormSubmission.register.show(error, on: &state, l)
-            return try registerPage(state, visit: visit, status: status)
+            return try registerPage(state, context: context, status: status)
         }
     }
 
     /// `POST /products/{id}/edit` in v1 (multipart): the conflict check of v2 edits, then only
     /// the changed fields, the new images if any were chosen, and the password.
-    func updateV1(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let id = try Self.productID(request)
+    func updateV1(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
+        let id = try Pages.productID(request)
         let form = try await request.multipartForm(limits: v1UploadLimits)
-        let session = try await requireCSRF(request, formToken: form.fields["csrf_token"])
-        let visit = visit(request, session: session)
-        let l = visit.localizer
+        try pages.requireCSRF(context, formToken: form.fields["csrf_token"])
+        let l = context.localizer
         var yours = ProductFormValues { form.fields[$0] }
         let sentOpened = form.fields["loaded_name"] != nil ? ProductFormValues { form.fields["loaded_" + $0] } : nil
         var state = ProductFormState(values: yours, loaded: sentOpened)
-        var (staged, uploads, issues) = try await imageStager.stageImages(form, session: session)
+        var (staged, uploads, issues) = try await imageStager.stageImages(form, context: context)
         state.staged = staged
 
         let current: ProductDetail
@@ -63,7 +61,7 @@ extension ProductFormController {
             current = try await client.product(id: id)
         } catch {
             let status = try ProductFormSubmission.edit.show(error, on: &state, l)
-            return try editPage(state, id: id, visit: visit, status: status)
+            return try editPage(state, id: id, context: context, status: status)
         }
         state.product = current
         let now = ProductFormValues(product: current, thumbnailID: presenter.thumbnailImageID(of: current))
@@ -72,7 +70,7 @@ extension ProductFormController {
         yours.thumbnailID = opened.thumbnailID
 
         if let conflicted = conflicted(state, yours: yours, opened: opened, now: now, product: current, l) {
-            return try editPage(conflicted, id: id, visit: visit, status: 409)
+            return try editPage(conflicted, id: id, context: context, status: 409)
         }
 
         let changed = EditMerge.changeSet(yours: yours, opened: opened)
@@ -102,20 +100,20 @@ extension ProductFormController {
         issues = Self.merged(issues, changes.validate(current: currentItem))
         guard issues.isEmpty else {
             state.issues = issues
-            return try editPage(state, id: id, visit: visit, status: 422)
+            return try editPage(state, id: id, context: context, status: 422)
         }
         let isEmpty = changes.title == nil && changes.descriptions == nil && changes.price == nil && changes.currency == nil
             && changes.stock == nil && changes.discountedPrice == nil && changes.images == nil
         guard !isEmpty else {
-            return await redirect(to: "/products/\(id)", flash: l("flash_nothing_changed"), session: session)
+            return pages.redirect(to: "/products/\(id)", flash: l("flash_nothing_changed"))
         }
         // The product's password counts like the vendor password on delete: its slot is
         // reserved before the API call, and kept only when the password was wrong.
         let attempt: DeleteAttempt
-        switch await DeleteAttempt.reserve(session.person, in: deleteGate) {
+        switch await DeleteAttempt.reserve(context.person, in: deleteGate) {
         case .failure(let wait):
             state.alert = editLockedMessage(wait.seconds, l)
-            return try editPage(state, id: id, visit: visit, status: 429, retryAfter: wait.seconds)
+            return try editPage(state, id: id, context: context, status: 429, retryAfter: wait.seconds)
         case .success(let reserved):
             attempt = reserved
         }
@@ -129,11 +127,11 @@ extension ProductFormController {
             }
             await attempt.release()
             if let staged { await staging.discard(token: staged.token) }
-            await activity.record(ActivityEntry(session, request, action: "edit", productID: id,
+            await activity.record(ActivityEntry(context, request, action: "edit", productID: id,
                                                 changes: Self.v1ActivityChanges(changes, from: current),
                                                 detail: ActivityDetail("edited", ["product_name": DisplayBounds.name(updated.title),
                                                                                   "currency": updated.currency.rawValue]).stored))
-            return await redirect(to: "/products/\(id)", flash: l("flash_saved", ["name": DisplayBounds.name(updated.title)]), session: session)
+            return pages.redirect(to: "/products/\(id)", flash: l("flash_saved", ["name": DisplayBounds.name(updated.title)]))
         } catch .unauthorized {
             switch await attempt.commitWrongPassword() {
             case .paused(let wait):
@@ -142,10 +140,10 @@ extension ProductFormController {
                 state.alert = l.plural("edit_alert_wrong_password", count: remaining)
             }
             state.issues = [FieldIssue(field: "password", message: l("edit_error_wrong_password"))]
-            return try editPage(state, id: id, visit: visit, status: 422)
+            return try editPage(state, id: id, context: context, status: 422)
         } catch {
             let status = try ProductFormSubmission.edit.show(error, on: &state, l)
-            return try editPage(state, id: id, visit: visit, status: status)
+            return try editPage(state, id: id, context: context, status: status)
         }
     }
 

@@ -5,7 +5,7 @@ import HTTPServer
 @testable import AdminPanel
 
 /// One request, one identity: the session is looked up once, whatever the page asks of it.
-@Suite(.awaitsTeardown) struct RequestContextTests {
+@Suite(.awaitsTeardown) struct PanelContextTests {
     @Test func aSignedInPageLooksItsSessionUpOnce() async throws {
         let harness = try await PanelHarness.start(.init(signIn: true))
         Teardown.add { await harness.stop() }
