@@ -172,12 +172,11 @@ final class PanelApp: Sendable {
         } catch {
             throw PanelStartupError("the scheduled discounts in \(database.database.path) cannot be opened: \(error)")
         }
-        saleScheduler = SaleScheduler(store: sales, api: client, now: configuration.now,
-                                      productChanged: { [catalog, catalogDatabase, now = configuration.now] product in
-                                          let changes = catalog.copy.record(CatalogProduct(product, seenAt: now()))
-                                          catalog.feed?.stage(product.id)
-                                          try? await catalogDatabase.persist(changes, syncedAt: nil)
-                                      })
+        trashKeeper = TrashKeeper(configuration: configuration, client: client, media: media, mediaCache: mediaCache,
+                                  transport: transport, trash: trash, safetyFiles: safetyFiles)
+        let writer = ProductWriter(client: client, catalog: catalog, catalogDatabase: catalogDatabase, activity: activity,
+                                   vendor: vendor, keeper: trashKeeper.keepThenDelete, now: configuration.now)
+        saleScheduler = SaleScheduler(store: sales, api: writer, now: configuration.now)
         do {
             staticFiles = try StaticFiles(root: configuration.publicDirectory, cacheControl: "public, max-age=300")
         } catch {
@@ -194,8 +193,6 @@ final class PanelApp: Sendable {
                                             hostAllowList: hostAllowList, listeningPort: listeningPort)
         healthController = HealthController(configuration: configuration, apiHealth: apiHealth)
         imageStager = ImageStager(staging: staging, photoWorkers: ImageStager.makePhotoWorkers())
-        trashKeeper = TrashKeeper(configuration: configuration, client: client, media: media, mediaCache: mediaCache,
-                                  transport: transport, trash: trash, safetyFiles: safetyFiles)
         saleSections = SaleSections(configuration: configuration, sales: sales)
         activityController = ActivityController(pages: pages, configuration: configuration, people: people,
                                                 catalog: catalog, activity: activity)
@@ -209,12 +206,12 @@ final class PanelApp: Sendable {
                                             setupToken: setupToken, activity: activity, listeningPort: listeningPort,
                                             sessionController: sessionController)
         productController = ProductController(pages: pages, configuration: configuration, client: client,
-                                              catalog: catalog, catalogDatabase: catalogDatabase, presenter: presenter,
+                                              catalog: catalog, catalogDatabase: catalogDatabase, writer: writer, presenter: presenter,
                                               deleteGate: deleteGate, vendor: vendor, activity: activity,
                                               activityController: activityController, saleSections: saleSections,
                                               trashKeeper: trashKeeper, mediaController: mediaController)
         productFormController = ProductFormController(pages: pages, configuration: configuration, client: client,
-                                                      catalog: catalog, catalogDatabase: catalogDatabase,
+                                                      catalog: catalog, catalogDatabase: catalogDatabase, writer: writer,
                                                       transport: transport, presenter: presenter, media: media,
                                                       deleteGate: deleteGate, staging: staging,
                                                       spoolDirectory: spoolDirectory, vendor: vendor,
@@ -227,24 +224,24 @@ final class PanelApp: Sendable {
                                               newestCheck: newestCheck, saleSections: saleSections,
                                               workbook: CatalogWorkbook(directory: try scratch.subfolder("exports")))
         bulkController = BulkController(pages: pages, configuration: configuration, client: client, catalog: catalog,
-                                        catalogDatabase: catalogDatabase, stringCatalogs: stringCatalogs,
+                                        catalogDatabase: catalogDatabase, writer: writer, stringCatalogs: stringCatalogs,
                                         deleteGate: deleteGate, vendor: vendor, bulkGauge: bulkGauge,
                                         activity: activity, saleScheduler: saleScheduler,
                                         catalogController: catalogController, saleSections: saleSections,
                                         trashKeeper: trashKeeper, mediaController: mediaController)
         sheetController = SheetController(pages: pages, configuration: configuration, client: client, catalog: catalog,
-                                          catalogDatabase: catalogDatabase, vendor: vendor, activity: activity,
+                                          catalogDatabase: catalogDatabase, writer: writer, vendor: vendor, activity: activity,
                                           bulkGauge: bulkGauge)
         importController = ImportController(pages: pages, configuration: configuration, client: client,
-                                            catalog: catalog, catalogDatabase: catalogDatabase, staging: staging,
+                                            catalog: catalog, catalogDatabase: catalogDatabase, writer: writer, staging: staging,
                                             spoolDirectory: spoolDirectory, vendor: vendor, activity: activity,
                                             imports: imports, imageStager: imageStager,
                                             outbound: Self.outboundClient(transport: transport, configuration: configuration))
         trashController = TrashController(pages: pages, configuration: configuration, client: client, catalog: catalog,
-                                          catalogDatabase: catalogDatabase, vendor: vendor, activity: activity,
+                                          catalogDatabase: catalogDatabase, writer: writer, vendor: vendor, activity: activity,
                                           trash: trash, safetyFiles: safetyFiles, restores: restores)
         revertController = RevertController(pages: pages, configuration: configuration, client: client,
-                                            catalog: catalog, catalogDatabase: catalogDatabase, presenter: presenter,
+                                            catalog: catalog, catalogDatabase: catalogDatabase, writer: writer, presenter: presenter,
                                             deleteGate: deleteGate, database: database, activity: activity,
                                             reverts: reverts)
         liveController = LiveController(visitors: pages.visitors, live: live, sessions: sessions, people: people)

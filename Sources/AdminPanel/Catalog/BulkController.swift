@@ -12,6 +12,8 @@ struct BulkController: Sendable, PageHandling, CatalogWriting {
     let client: OpenMarketClient
     let catalog: CatalogSync
     let catalogDatabase: CatalogDatabase
+    /// Every product write: the API, the copy, the activity row, the trash keep.
+    let writer: ProductWriter
     let stringCatalogs: StringCatalogs
     let deleteGate: AttemptGate
     let vendor: VendorIdentity

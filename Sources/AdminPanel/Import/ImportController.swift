@@ -13,6 +13,8 @@ struct ImportController: Sendable, PageHandling, CatalogWriting {
     let client: OpenMarketClient
     let catalog: CatalogSync
     let catalogDatabase: CatalogDatabase
+    /// Every product write: the API, the copy, the activity row, the trash keep.
+    let writer: ProductWriter
     let staging: StagedUploads
     let spoolDirectory: URL
     let vendor: VendorIdentity

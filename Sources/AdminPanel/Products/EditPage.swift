@@ -64,14 +64,13 @@ extension ProductFormController {
             return await redirect(to: state.back ?? "/products/\(id)", flash: l("flash_nothing_changed"), session: session)
         }
         do throws(OpenMarketError) {
-            let updated = try await client.update(id: id, changes: changes)
-            await catalogRecord(updated)
-            await activity.record(ActivityEntry(session, request, action: "edit", productID: id,
-                changes: changes.activityChanges(from: current, thumbnailID: presenter.thumbnailImageID(of: current)),
-                detail: ActivityDetail("edited", ["product_name": DisplayBounds.name(updated.name), "currency": updated.currency.rawValue]).stored))
+            let fieldChanges = changes.activityChanges(from: current, thumbnailID: presenter.thumbnailImageID(of: current))
+            let updated = try await writer.update(id, changes, by: .init(session, request)) { updated in
+                .init(action: "edit", changes: fieldChanges,
+                      detail: ActivityDetail("edited", ["product_name": DisplayBounds.name(updated.name), "currency": updated.currency.rawValue]).stored)
+            }
             return await redirect(to: state.back ?? "/products/\(id)", flash: l("flash_saved", ["name": DisplayBounds.name(updated.name)]), session: session)
         } catch {
-            if case .notFound = error { await catalogGone(id) }
             let status = try ProductFormSubmission.edit.show(error, on: &state, l)
             return try editPage(state, id: id, visit: visit, status: status)
         }

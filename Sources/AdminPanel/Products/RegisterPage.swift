@@ -46,13 +46,11 @@ extension ProductFormController {
             return try registerPage(state, visit: visit, status: 422)
         }
         do throws(OpenMarketError) {
-            let product = try await client.create(draft)
+            let product = try await writer.create(draft, by: .init(session, request)) { product in
+                .init(action: "register", detail: ActivityDetail("registered", ["product_name": product.name]).stored)
+            }
             if let staged { await staging.discard(token: staged.token) }
             await draftSaving.finishDraft(form)
-            await vendor.learn(product.vendorID)
-            await catalogRecord(product)
-            await activity.record(ActivityEntry(session, request, action: "register", productID: product.id,
-                                                detail: ActivityDetail("registered", ["product_name": product.name]).stored))
             return await redirect(to: "/products/\(product.id)", flash: l("flash_registered", ["name": product.name]), session: session)
         } catch {
             let status = try ProductFormSubmission.register.show(error, on: &state, l)

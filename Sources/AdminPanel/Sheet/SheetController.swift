@@ -12,6 +12,8 @@ struct SheetController: Sendable, PageHandling, CatalogWriting {
     let client: OpenMarketClient
     let catalog: CatalogSync
     let catalogDatabase: CatalogDatabase
+    /// Every product write: the API, the copy, the activity row, the trash keep.
+    let writer: ProductWriter
     let vendor: VendorIdentity
     let activity: ActivityLog
     /// Shared with bulk actions: a sheet's save is a bulk run of its own kind.

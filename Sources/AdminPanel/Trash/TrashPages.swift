@@ -9,6 +9,8 @@ struct TrashController: Sendable, PageHandling, CatalogWriting {
     let client: OpenMarketClient
     let catalog: CatalogSync
     let catalogDatabase: CatalogDatabase
+    /// Every product write: the API, the copy, the activity row, the trash keep.
+    let writer: ProductWriter
     let vendor: VendorIdentity
     let activity: ActivityLog
     let trash: TrashStore
@@ -66,13 +68,12 @@ struct TrashController: Sendable, PageHandling, CatalogWriting {
                 throw PageFailure(status: 409, heading: "safety_restore_failed_heading", message: "safety_restore_files_missing",
                                   arguments: ["file": file])
             }
-            let product = try await registerSaved(kept.product.values, images: kept.images, password: password, l)
+            let product = try await registerSaved(kept.product.values, images: kept.images, password: password,
+                                                  by: .init(session, request), l) { product in
+                .init(action: "restore", changes: [.init(field: "id", old: String(oldID), new: String(product.id))], detail: product.name)
+            }
             try await trash.markRestored(oldID, as: product.id)
             await safetyFiles.remove(area: TrashKeeper.trashArea, folder: item.folder)
-            await catalogRecord(product)
-            await activity.record(ActivityEntry(session, request, action: "restore", productID: product.id,
-                                                changes: [.init(field: "id", old: String(oldID), new: String(product.id))],
-                                                detail: product.name))
             return await redirect(to: "/products/\(product.id)", flash: l("safety_flash_restored", ["name": product.name]),
                                   session: session)
         }
@@ -80,8 +81,8 @@ struct TrashController: Sendable, PageHandling, CatalogWriting {
 
     /// Registers saved values and images in the dialect's way; a rule the values break, or the
     /// API's refusal, is an error page (nothing was registered).
-    func registerSaved(_ values: ProductFormValues, images: [ImageUpload], password: String,
-                       _ l: Localizer) async throws -> ProductDetail {
+    func registerSaved(_ values: ProductFormValues, images: [ImageUpload], password: String, by requester: ProductWriter.Requester,
+                       _ l: Localizer, note: @escaping @Sendable (ProductDetail) -> ProductWriter.Note) async throws -> ProductDetail {
         var (parsed, issues) = values.parse()
         parsed.name = parsed.name.trimmingCharacters(in: .whitespacesAndNewlines)
         let outcome: ProductDetail
@@ -95,7 +96,7 @@ struct TrashController: Sendable, PageHandling, CatalogWriting {
             issues = ProductFormController.merged(issues, item.validate())
             try Self.refuse(issues, l)
             do throws(OpenMarketError) {
-                outcome = try await client.v1Register(item).productDetail
+                outcome = try await writer.create(item, by: requester, note: note)
             } catch {
                 throw PageFailure(error, retryURL: nil)
             }
@@ -106,11 +107,10 @@ struct TrashController: Sendable, PageHandling, CatalogWriting {
             issues = ProductFormController.merged(issues, draft.validate())
             try Self.refuse(issues, l)
             do throws(OpenMarketError) {
-                outcome = try await client.create(draft)
+                outcome = try await writer.create(draft, by: requester, note: note)
             } catch {
                 throw PageFailure(error, retryURL: nil)
             }
-            await vendor.learn(outcome.vendorID)
         }
         return outcome
     }

@@ -41,6 +41,8 @@ struct ProductFormController: Sendable, PageHandling, CatalogWriting {
     let client: OpenMarketClient
     let catalog: CatalogSync
     let catalogDatabase: CatalogDatabase
+    /// Every product write: the API, the copy, the activity row, the trash keep.
+    let writer: ProductWriter
     let transport: any HTTPTransport
     let presenter: ProductPresenter
     let media: MediaLinks

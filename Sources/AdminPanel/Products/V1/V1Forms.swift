@@ -31,12 +31,12 @@ extension ProductFormController {
         state.draftID = form.fields["draft_id"].flatMap { Int($0) }
         guard issues.isEmpty else { return try registerPage(state, visit: visit, status: 422) }
         do throws(OpenMarketError) {
-            let product = try await client.v1Register(item)
+            let product = try await writer.create(item, by: .init(session, request)) { product in
+                .init(action: "register", detail: ActivityDetail("registered", ["product_name": product.name]).stored)
+            }
             if let staged { await staging.discard(token: staged.token) }
             await draftSaving.finishDraft(form)
-            await activity.record(ActivityEntry(session, request, action: "register", productID: product.id,
-                                                detail: ActivityDetail("registered", ["product_name": product.title]).stored))
-            return await redirect(to: "/products/\(product.id)", flash: l("flash_registered", ["name": product.title]),
+            return await redirect(to: "/products/\(product.id)", flash: l("flash_registered", ["name": product.name]),
                                   session: session)
         } catch {
             let status = try ProductFormSubmission.register.show(error, on: &state, l)
@@ -120,20 +120,21 @@ extension ProductFormController {
             attempt = reserved
         }
         do throws(OpenMarketError) {
-            let updated: V1ItemDetail
+            let updated: ProductDetail
+            let fieldChanges = Self.v1ActivityChanges(changes, from: current)
             do throws(OpenMarketError) {
-                updated = try await client.v1Edit(id: id, changes)
+                updated = try await writer.update(id, changes, by: .init(session, request)) { updated in
+                    .init(action: "edit", changes: fieldChanges,
+                          detail: ActivityDetail("edited", ["product_name": DisplayBounds.name(updated.name),
+                                                            "currency": updated.currency.rawValue]).stored)
+                }
             } catch {
                 if case .unauthorized = error {} else { await attempt.release() }
                 throw error
             }
             await attempt.release()
             if let staged { await staging.discard(token: staged.token) }
-            await activity.record(ActivityEntry(session, request, action: "edit", productID: id,
-                                                changes: Self.v1ActivityChanges(changes, from: current),
-                                                detail: ActivityDetail("edited", ["product_name": DisplayBounds.name(updated.title),
-                                                                                  "currency": updated.currency.rawValue]).stored))
-            return await redirect(to: "/products/\(id)", flash: l("flash_saved", ["name": DisplayBounds.name(updated.title)]), session: session)
+            return await redirect(to: "/products/\(id)", flash: l("flash_saved", ["name": DisplayBounds.name(updated.name)]), session: session)
         } catch .unauthorized {
             switch await attempt.commitWrongPassword() {
             case .paused(let wait):
