@@ -157,7 +157,7 @@ final class PanelApp: Sendable {
         do {
             trash = try TrashStore(database.writer)
             drafts = try DraftStore(database.writer)
-            try BulkRuns.createTable(database.writer)
+            try ActivityLog.createRunsTable(database.writer)
         } catch {
             throw PanelStartupError("the trash and drafts in \(database.database.path) cannot be opened: \(error)")
         }
@@ -242,7 +242,7 @@ final class PanelApp: Sendable {
                                           trash: trash, safetyFiles: safetyFiles, restores: restores)
         revertController = RevertController(pages: pages, configuration: configuration, client: client,
                                             catalog: catalog, catalogDatabase: catalogDatabase, writer: writer, presenter: presenter,
-                                            deleteGate: deleteGate, database: database, activity: activity,
+                                            deleteGate: deleteGate, activity: activity,
                                             reverts: reverts)
         liveController = LiveController(visitors: pages.visitors, live: live, sessions: sessions, people: people)
         salesController = SalesController(pages: pages, configuration: configuration, client: client, vendor: vendor,

@@ -16,7 +16,6 @@ struct RevertController: Sendable, PageHandling, CatalogWriting {
     let writer: ProductWriter
     let presenter: ProductPresenter
     let deleteGate: AttemptGate
-    let database: PanelDatabase
     let activity: ActivityLog
     let reverts: KeyedQueue<String>
 }

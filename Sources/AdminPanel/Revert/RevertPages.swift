@@ -19,7 +19,7 @@ extension RevertController {
         let session = try await requireCSRF(request, formToken: form["csrf_token"])
         let visit = visit(request, session: session)
         guard session.role.canWrite else { throw PageFailure.forbidden("failure_viewer_read_only") }
-        let records = try await activity.records(ids: [rowID], in: database)
+        let records = try await activity.records(ids: [rowID])
         guard let record = records.first, Self.isRevertable(record.entry), let productID = record.entry.productID else {
             throw PageFailure.notFound("safety_revert_not_found")
         }
@@ -46,8 +46,8 @@ extension RevertController {
         let session = try await requireCSRF(request, formToken: form["csrf_token"])
         let visit = visit(request, session: session)
         guard session.role.canWrite else { throw PageFailure.forbidden("failure_viewer_read_only") }
-        let ids = try await activity.rowIDs(ofRun: run, in: database)
-        let records = try await activity.records(ids: ids, in: database).filter { Self.isRevertable($0.entry) }
+        let ids = try await activity.rowIDs(ofRun: run)
+        let records = try await activity.records(ids: ids).filter { Self.isRevertable($0.entry) }
         guard !records.isEmpty else { throw PageFailure.notFound("safety_revert_not_found") }
         let password = form["password"] ?? ""
         // Like the bulk run itself: at most `bulkConcurrency` products at a time, results in run order.
@@ -94,18 +94,5 @@ extension RevertController {
         let status = reverted > 0 ? 200 : outcomes.contains { !$0.conflicts.isEmpty } ? 409
             : outcomes.contains(where: \.unauthorized) ? 422 : 200
         return try page(view, title: l(heading), visit: visit, section: .activity, status: status)
-    }
-}
-
-extension ActivityLog {
-    /// The rows of these ids with their changes and runs (ids in the given order, unknown ones left out).
-    func records(ids: [Int], in database: PanelDatabase) async throws -> [ActivityRecord] {
-        guard !ids.isEmpty else { return [] }
-        let limited = Array(ids.prefix(2000))
-        let placeholders = Array(repeating: "?", count: limited.count).joined(separator: ",")
-        let sql = "SELECT id, at, person, address, action, product_id, detail FROM activity WHERE id IN (\(placeholders)) ORDER BY id"
-        return try await database.reader.perform { connection in
-            try ActivityLog.rows(sql, limited.map { .integer($0) }, connection)
-        }
     }
 }
