@@ -10,6 +10,7 @@ struct ActivityController: Sendable, PageHandling {
     let pages: Pages
     let configuration: PanelConfiguration
     let people: PeopleStore
-    let catalog: CatalogSync
+    let catalog: CatalogService
     let activity: ActivityLog
+    let dialect: any PanelDialect
 }

@@ -10,8 +10,7 @@ struct BulkController: Sendable, PageHandling, CatalogWriting {
     let pages: Pages
     let configuration: PanelConfiguration
     let client: OpenMarketClient
-    let catalog: CatalogSync
-    let catalogDatabase: CatalogDatabase
+    let catalog: CatalogService
     /// Every product write: the API, the copy, the activity row, the trash keep.
     let writer: ProductWriter
     let stringCatalogs: StringCatalogs
@@ -22,6 +21,5 @@ struct BulkController: Sendable, PageHandling, CatalogWriting {
     let saleScheduler: SaleScheduler
     let catalogController: CatalogController
     let saleSections: SaleSections
-    let trashKeeper: TrashKeeper
     let mediaController: MediaController
 }

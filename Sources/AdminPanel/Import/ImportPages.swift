@@ -33,7 +33,7 @@ extension ImportController {
         guard session.role.canWrite else { throw PageFailure.forbidden("failure_viewer_read_only") }
 
         // v1 products each have their own password, asked on every change: no batch can hold them.
-        guard configuration.api.dialect != .v1 else {
+        guard writer.dialect.hasVendor else {
             return try importFormPage(visit: visit, alert: l("import_error_v1"), status: 422)
         }
         guard let file = form.files(named: "file").first, file.size > 0 else {
@@ -87,7 +87,7 @@ extension ImportController {
         }
 
         let existing = await importProducts(for: rows, header: header)
-        let planner = ImportPlanner(ownVendorID: configuration.api.dialect == .v1 ? nil : await vendor.id,
+        let planner = ImportPlanner(ownVendorID: writer.dialect.hasVendor ? await vendor.id : nil,
                                     products: existing, uploads: uploads)
         var plan = await imports.shrinking.run { planner.plan(header: header.cells, records: rows) }
         var importID: String?

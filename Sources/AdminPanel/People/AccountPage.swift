@@ -59,7 +59,7 @@ extension PeopleController {
         guard session.signedIn, let person = await people.person(named: session.person) else {
             throw PageFailure.forbidden("account_vendor_password_sign_in_off")
         }
-        guard configuration.api.dialect != .v1 else { throw PageFailure.forbidden("account_vendor_password_v1") }
+        guard dialect.hasVendor else { throw PageFailure.forbidden("account_vendor_password_v1") }
         let current = form["current_password"] ?? ""
         switch await signInGate.reserve(person.name.lowercased(), request.remoteAddress) {
         case .failure(let wait):
@@ -131,7 +131,7 @@ extension PeopleController {
             currentPasswordError: message("current_password"),
             newPassword: NewPasswordFields(label: l("account_new_password"), passwordError: message("password"),
                                            confirmationError: message("password_confirm")),
-            vendorPassword: visit.session?.role == .owner && visit.session?.signedIn == true && configuration.api.dialect != .v1
+            vendorPassword: visit.session?.role == .owner && visit.session?.signedIn == true && dialect.hasVendor
                 ? VendorPasswordView(password: vendorPassword, currentPasswordError: message("vendor_current_password")) : nil)
         return try page(view, title: l("account_heading"), visit: visit, section: .account, status: status)
     }

@@ -76,7 +76,7 @@ extension ProductController {
             await mediaController.forgetMedia(of: deleted)
             return await redirect(to: back ?? "/products", flash: l("flash_deleted", ["name": DisplayBounds.name(deleted.name)]), session: session)
         } catch .unauthorized {
-            await writer.record(.init(action: "delete-refused", detail: ActivityDetail(configuration.api.dialect == .v1 ? "wrong_product_password" : "wrong_vendor_password").stored),
+            await writer.record(.init(action: "delete-refused", detail: ActivityDetail(writer.dialect.wrongPasswordDetail).stored),
                                 productID: id, by: .init(session, request))
             let left = await attempt.commitWrongPassword()
             let product = try await loadProduct(id, retry: "/products/\(id)/delete")

@@ -21,7 +21,7 @@ extension ProductFormController {
     /// was opened, answers 409 with when-opened / now / yours and a form merged so that saving
     /// again sends only this person's changes (see `EditMerge`); else sends only the changed fields.
     func updateProduct(_ request: HTTPRequest) async throws -> HTTPResponse {
-        if configuration.api.dialect == .v1 { return try await updateV1(request) }
+        if writer.dialect.productPasswords { return try await updateV1(request) }
         let id = try Self.productID(request)
         let form = try await request.urlencodedForm()
         let session = try await requireCSRF(request, formToken: form["csrf_token"])

@@ -43,13 +43,13 @@ struct ProductWriter: Sendable {
     }
 
     let client: OpenMarketClient
-    let catalog: CatalogSync
-    let catalogDatabase: CatalogDatabase
+    let catalog: CatalogService
     let activity: ActivityLog
     let vendor: VendorIdentity
     /// Keeps a product and its images in the trash before its delete is sent.
     let keeper: KeepThenDelete
-    let now: @Sendable () -> Date
+    /// How this API's dialect writes (its passwords, its vendor).
+    let dialect: any PanelDialect
 
     /// Registers `draft` (v2).
     func create(_ draft: NewProduct, by requester: Requester,
@@ -113,9 +113,7 @@ struct ProductWriter: Sendable {
         } catch {
             throw .refused(.unreachable(reason: String(describing: error)))
         }
-        let changes = catalog.copy.remove(id: id)
-        catalog.feed?.stage(id)
-        try? await catalogDatabase.persist(changes, syncedAt: nil)
+        await catalog.deleted(id)
         if let note { await record(note(removed), productID: id, by: requester) }
         return removed
     }
@@ -131,22 +129,14 @@ struct ProductWriter: Sendable {
     /// A written product: every view shows it at once, and its row names who and what.
     private func wrote(_ product: ProductDetail, by requester: Requester, note: (@Sendable (ProductDetail) -> Note)?) async {
         await vendor.learn(product.vendorID)
-        await recordInCopy(product)
+        await catalog.wrote(product)
         if let note { await record(note(product), productID: product.id, by: requester) }
-    }
-
-    private func recordInCopy(_ product: ProductDetail) async {
-        let changes = catalog.copy.record(CatalogProduct(product, seenAt: now()))
-        catalog.feed?.stage(product.id)
-        try? await catalogDatabase.persist(changes, syncedAt: nil)
     }
 
     /// A product the API says is gone (deleted by someone else): gone from every view, and announced.
     private func noticeGone(_ id: Int, _ error: OpenMarketError) async {
         guard case .notFound = error else { return }
-        let changes = catalog.copy.remove(id: id)
-        if !changes.deleted.isEmpty { catalog.feed?.foundChanged(id) }
-        try? await catalogDatabase.persist(changes, syncedAt: nil)
+        await catalog.gone(id)
     }
 }
 
@@ -159,7 +149,7 @@ extension ProductWriter: SaleProductAPI {
 
     func setDiscount(_ amount: Double, productID: Int) async throws(OpenMarketError) -> ProductDetail {
         let product = try await client.update(id: productID, changes: ProductChanges(discountedPrice: amount))
-        await recordInCopy(product)
+        await catalog.wrote(product)
         return product
     }
 }

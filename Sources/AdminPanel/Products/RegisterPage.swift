@@ -30,7 +30,7 @@ extension ProductFormController {
             return try await draftSaving.saveDraft(form, values: values, uploads: uploads, staged: staged, session: session, l: l)
         }
         parsed.name = parsed.name.trimmingCharacters(in: .whitespacesAndNewlines)
-        if configuration.api.dialect == .v1 {
+        if writer.dialect.productPasswords {
             return try await registerV1(request, form: form, session: session, visit: visit, values: values,
                                         parsed: parsed, issues: issues, uploads: uploads, staged: staged)
         }

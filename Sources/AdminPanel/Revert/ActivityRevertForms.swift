@@ -11,7 +11,7 @@ extension ActivityController {
         let l = visit.localizer
         let canWrite = visit.session?.role.canWrite ?? false
         let token = visit.session?.csrfToken ?? ""
-        let v1 = configuration.api.dialect == .v1
+        let v1 = dialect.productPasswords
         func form(_ url: String, _ label: String, _ passwordID: String) -> RevertFormView {
             RevertFormView(url: url, csrfToken: token, label: label, v1: v1, passwordID: passwordID,
                            passwordLabel: l("safety_revert_password"))

@@ -10,8 +10,7 @@ struct RevertController: Sendable, PageHandling, CatalogWriting {
     let pages: Pages
     let configuration: PanelConfiguration
     let client: OpenMarketClient
-    let catalog: CatalogSync
-    let catalogDatabase: CatalogDatabase
+    let catalog: CatalogService
     /// Every product write: the API, the copy, the activity row, the trash keep.
     let writer: ProductWriter
     let presenter: ProductPresenter

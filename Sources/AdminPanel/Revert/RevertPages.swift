@@ -50,9 +50,8 @@ extension RevertController {
         let records = try await activity.records(ids: ids).filter { Self.isRevertable($0.entry) }
         guard !records.isEmpty else { throw PageFailure.notFound("safety_revert_not_found") }
         let password = form["password"] ?? ""
-        // Like the bulk run itself: at most `bulkConcurrency` products at a time, results in run order.
-        // v1: one at a time, so a wrong product password counts once per product tried, not four at once.
-        let limit = configuration.api.dialect == .v1 ? 1 : max(1, configuration.bulkConcurrency)
+        // At most the dialect's number of products at a time, results in run order.
+        let limit = writer.dialect.revertConcurrency(bulkConcurrency: configuration.bulkConcurrency)
         let outcomes = try await reverts.run("run-\(run)") { [self] in
             let outcomes = await BoundedConcurrency.map(records, limit: limit) { record -> RevertOutcome? in
                 guard let productID = record.entry.productID else { return nil }

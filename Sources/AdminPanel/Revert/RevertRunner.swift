@@ -65,7 +65,7 @@ extension RevertController {
                                       changes: changes.activityChanges(from: current, thumbnailID: presenter.thumbnailImageID(of: current)),
                                       detail: Self.revertDetail(of: row).stored)
         do throws(OpenMarketError) {
-            if configuration.api.dialect == .v1 {
+            if writer.dialect.productPasswords {
                 _ = try await revertV1(id, changes: changes, password: password, by: requester, note: note)
             } else {
                 _ = try await writer.update(id, changes, by: requester) { _ in note }

@@ -7,12 +7,9 @@ struct TrashController: Sendable, PageHandling, CatalogWriting {
     let pages: Pages
     let configuration: PanelConfiguration
     let client: OpenMarketClient
-    let catalog: CatalogSync
-    let catalogDatabase: CatalogDatabase
+    let catalog: CatalogService
     /// Every product write: the API, the copy, the activity row, the trash keep.
     let writer: ProductWriter
-    let vendor: VendorIdentity
-    let activity: ActivityLog
     let trash: TrashStore
     let safetyFiles: SafetyFiles
     let restores: KeyedQueue<Int>
@@ -24,7 +21,7 @@ struct TrashController: Sendable, PageHandling, CatalogWriting {
         let l = visit.localizer
         let items = try await trash.waiting()
         let canWrite = visit.session?.role.canWrite ?? false
-        let v1 = configuration.api.dialect == .v1
+        let v1 = writer.dialect.productPasswords
         let view = TrashPageView(
             intro: l("safety_trash_intro", ["days": l.number(configuration.trashDays)]),
             items: items.map { item in
@@ -52,7 +49,7 @@ struct TrashController: Sendable, PageHandling, CatalogWriting {
         let l = visit(request, session: session).localizer
         guard session.role.canWrite else { throw PageFailure.forbidden("failure_viewer_read_only") }
         let password = form["password"] ?? ""
-        if configuration.api.dialect == .v1, password.isEmpty {
+        if writer.dialect.productPasswords, password.isEmpty {
             throw PageFailure(status: 422, heading: "safety_restore_failed_heading", message: "safety_restore_password_needed")
         }
         return try await restores.run(oldID) { [self] in
@@ -86,7 +83,7 @@ struct TrashController: Sendable, PageHandling, CatalogWriting {
         var (parsed, issues) = values.parse()
         parsed.name = parsed.name.trimmingCharacters(in: .whitespacesAndNewlines)
         let outcome: ProductDetail
-        if configuration.api.dialect == .v1 {
+        if writer.dialect.productPasswords {
             let price = ProductFormController.wholeMoney(parsed.price, field: "price", code: "price_whole", into: &issues)
             let discount = parsed.discountedPrice > 0
                 ? ProductFormController.wholeMoney(parsed.discountedPrice, field: "discounted_price", code: "discount_whole", into: &issues) : nil
