@@ -237,8 +237,8 @@ final class PanelApp: Sendable {
                                             spoolDirectory: spoolDirectory, vendor: vendor, imports: imports,
                                             imageStager: imageStager,
                                             outbound: Self.outboundClient(transport: transport, configuration: configuration))
-        trashController = TrashController(pages: pages, configuration: configuration, client: client, catalog: catalogService,
-                                          writer: writer, trash: trash, safetyFiles: safetyFiles, restores: restores)
+        trashController = TrashController(pages: pages, configuration: configuration, writer: writer, trash: trash,
+                                          safetyFiles: safetyFiles, restores: restores)
         revertController = RevertController(pages: pages, configuration: configuration, client: client,
                                             catalog: catalogService, writer: writer, presenter: presenter,
                                             deleteGate: deleteGate, activity: activity, reverts: reverts)

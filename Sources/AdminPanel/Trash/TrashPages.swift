@@ -3,11 +3,9 @@ import HTTPServer
 import OpenMarketCore
 
 /// `/trash`: deleted products kept by the panel, and restoring one.
-struct TrashController: Sendable, PageHandling, CatalogWriting {
+struct TrashController: Sendable, PageHandling {
     let pages: Pages
     let configuration: PanelConfiguration
-    let client: OpenMarketClient
-    let catalog: CatalogService
     /// Every product write: the API, the copy, the activity row, the trash keep.
     let writer: ProductWriter
     let trash: TrashStore
