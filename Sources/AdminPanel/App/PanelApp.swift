@@ -224,8 +224,7 @@ final class PanelApp: Sendable {
                                               presenter: presenter, vendor: vendor, catalog: catalogService,
                                               newestCheck: newestCheck, saleSections: saleSections,
                                               workbook: CatalogWorkbook(directory: try scratch.subfolder("exports")))
-        bulkController = BulkController(pages: pages, configuration: configuration, client: client, catalog: catalogService,
-                                        writer: writer, stringCatalogs: stringCatalogs,
+        bulkController = BulkController(pages: pages, configuration: configuration, catalog: catalogService, writer: writer,
                                         deleteGate: deleteGate, vendor: vendor, bulkGauge: bulkGauge,
                                         activity: activity, saleScheduler: saleScheduler,
                                         catalogController: catalogController, saleSections: saleSections,

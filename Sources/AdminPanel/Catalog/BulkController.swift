@@ -6,14 +6,12 @@ import OpenMarketCore
 /// result page.
 ///
 /// Handlers: `BulkPage.swift`, `SaleBulk.swift`. `PanelApp` builds it with the dependencies below.
-struct BulkController: Sendable, PageHandling, CatalogWriting {
+struct BulkController: Sendable, PageHandling {
     let pages: Pages
     let configuration: PanelConfiguration
-    let client: OpenMarketClient
     let catalog: CatalogService
     /// Every product write: the API, the copy, the activity row, the trash keep.
     let writer: ProductWriter
-    let stringCatalogs: StringCatalogs
     let deleteGate: AttemptGate
     let vendor: VendorIdentity
     let bulkGauge: ConcurrencyGauge

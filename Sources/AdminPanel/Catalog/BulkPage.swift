@@ -77,7 +77,7 @@ extension BulkController {
 
         for outcome in outcomes {
             // Found deleted by a read, before anything was sent (a delete's own is gone already).
-            if outcome.deleted { await catalogGone(outcome.id) }
+            if outcome.deleted { await catalog.gone(outcome.id) }
             if let removed = outcome.removed { await mediaController.forgetMedia(of: removed) }
             await writer.record(.init(action: "bulk", changes: outcome.changes, detail: Self.bulkActivityDetail(action, outcome).stored,
                                       runID: runID), productID: outcome.id, by: requester)
