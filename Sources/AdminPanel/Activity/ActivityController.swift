@@ -10,8 +10,9 @@ struct ActivityController: Sendable {
     let pages: Pages
     let configuration: PanelConfiguration
     let people: PeopleStore
-    let catalog: CatalogSync
+    let catalog: CatalogService
     let activity: ActivityLog
+    let dialect: any PanelDialect
     /// The sales a bulk 즉시할인 run booked, for the run's "cancel all".
     let sales: SaleStore
 

@@ -22,30 +22,32 @@ final class ActivityLog: Sendable {
     }
 
     func record(_ entry: ActivityEntry) async {
-        let time = now().timeIntervalSince1970
-        let cut = Self.cut
+        let time = now()
         do {
             try await database.writer.perform { connection in
-                try connection.transaction {
-                    try connection.run(
-                        "INSERT INTO activity (at, person, address, action, product_id, detail) VALUES (?, ?, ?, ?, ?, ?)",
-                        [.real(time), .text(cut(entry.person)), .text(cut(entry.address)), .text(cut(entry.action)),
-                         entry.productID.map { .integer($0) } ?? .null, entry.detail.map { .text(Self.cutDetail($0)) } ?? .null])
-                    let id = connection.lastInsertedRowID
-                    if let run = entry.runID {
-                        try connection.run("INSERT INTO activity_runs (activity_id, run_id) VALUES (?, ?)", [.integer(id), .text(run)])
-                    }
-                    for (position, change) in entry.changes.enumerated() {
-                        try connection.run(
-                            "INSERT INTO activity_changes (activity_id, position, field, old, new) VALUES (?, ?, ?, ?, ?)",
-                            [.integer(id), .integer(position), .text(cut(change.field)), .text(cut(change.old)),
-                             .text(cut(change.new))])
-                    }
-                }
+                try connection.transaction { try Self.write(entry, at: time, inside: connection) }
             }
             recorded(entry)
         } catch {
             FileHandle.standardError.write(Data("openmarket-admin: an activity row (\(entry.action)) could not be stored: \(error)\n".utf8))
+        }
+    }
+
+    /// Writes one row inside a caller's transaction, so a row can be tied to the state change it
+    /// reports (a sale's step and its row commit together).
+    static func write(_ entry: ActivityEntry, at time: Date, inside connection: SQLiteConnection) throws {
+        try connection.run(
+            "INSERT INTO activity (at, person, address, action, product_id, detail) VALUES (?, ?, ?, ?, ?, ?)",
+            [.real(time.timeIntervalSince1970), .text(cut(entry.person)), .text(cut(entry.address)), .text(cut(entry.action)),
+             entry.productID.map { .integer($0) } ?? .null, entry.detail.map { .text(cutDetail($0)) } ?? .null])
+        let id = connection.lastInsertedRowID
+        if let run = entry.runID {
+            try connection.run("INSERT INTO activity_runs (activity_id, run_id) VALUES (?, ?)", [.integer(id), .text(run)])
+        }
+        for (position, change) in entry.changes.enumerated() {
+            try connection.run(
+                "INSERT INTO activity_changes (activity_id, position, field, old, new) VALUES (?, ?, ?, ?, ?)",
+                [.integer(id), .integer(position), .text(cut(change.field)), .text(cut(change.old)), .text(cut(change.new))])
         }
     }
 
@@ -93,6 +95,40 @@ final class ActivityLog: Sendable {
         return Set(details.compactMap { ActivityDetail(stored: $0)?.arguments["row"].flatMap(Int.init) }.filter(wanted.contains))
     }
 
+    /// The rows of these ids with their changes and runs (ids in the given order, unknown ones left out).
+    func records(ids: [Int]) async throws -> [ActivityRecord] {
+        guard !ids.isEmpty else { return [] }
+        let limited = Array(ids.prefix(2000))
+        let placeholders = Array(repeating: "?", count: limited.count).joined(separator: ",")
+        let sql = "SELECT id, at, person, address, action, product_id, detail FROM activity WHERE id IN (\(placeholders)) ORDER BY id"
+        return try await database.reader.perform { connection in
+            try Self.rows(sql, limited.map { .integer($0) }, connection)
+        }
+    }
+
+    /// The row ids of one bulk or sheet run, oldest first.
+    func rowIDs(ofRun run: String) async throws -> [Int] {
+        try await database.reader.perform { connection in
+            var ids: [Int] = []
+            try connection.query("SELECT activity_id FROM activity_runs WHERE run_id = ? ORDER BY activity_id LIMIT 2000",
+                                 [.text(run)]) { ids.append($0.int(0)) }
+            return ids
+        }
+    }
+
+    /// Which run each row of a bulk or sheet run belongs to, beside the log's own tables.
+    static let runsSchema = """
+        CREATE TABLE IF NOT EXISTS activity_runs (
+            activity_id INTEGER PRIMARY KEY REFERENCES activity(id) ON DELETE CASCADE,
+            run_id TEXT NOT NULL);
+        CREATE INDEX IF NOT EXISTS activity_runs_by_run ON activity_runs(run_id);
+        """
+
+    @available(*, noasync, message: "start-up only")
+    static func createRunsTable(_ writer: SerialDatabase) throws {
+        try writer.performNow { try $0.execute(runsSchema) }
+    }
+
     /// Drops rows older than `days` days (`--activity-days`).
     func purge(olderThanDays days: Int) async {
         let cutoff = now().timeIntervalSince1970 - Double(days) * 86_400
@@ -105,7 +141,7 @@ final class ActivityLog: Sendable {
         }
     }
 
-    static func rows(_ sql: String, _ values: [SQLiteValue], _ connection: SQLiteConnection) throws -> [ActivityRecord] {
+    private static func rows(_ sql: String, _ values: [SQLiteValue], _ connection: SQLiteConnection) throws -> [ActivityRecord] {
         var records: [ActivityRecord] = []
         try connection.query(sql, values) { row in
             records.append(ActivityRecord(

@@ -31,7 +31,6 @@ final class PanelApp: Sendable {
     let vendor: VendorIdentity
     /// The local catalog copy (sorted and filtered views, CSV) and what keeps it current.
     let catalog: CatalogSync
-    let catalogDatabase: CatalogDatabase
     let bulkGauge = ConcurrencyGauge()
     let database: PanelDatabase
     let activity: ActivityLog
@@ -88,6 +87,7 @@ final class PanelApp: Sendable {
         let restores = KeyedQueue<Int>()
         let imageStager: ImageStager
         let draftSaving: DraftSaving
+        let catalogDatabase: CatalogDatabase
         self.configuration = configuration
         self.transport = transport
         client = OpenMarketClient(configuration: configuration.api, transport: transport)
@@ -117,7 +117,8 @@ final class PanelApp: Sendable {
             throw PanelStartupError("the uploads folder \(uploads.path) cannot be used: \(error)")
         }
         mediaCache = MediaCache(maxBytes: configuration.mediaCacheBytes)
-        vendor = VendorIdentity(id: configuration.vendorID, everyProduct: configuration.api.dialect == .v1)
+        let dialect = PanelDialects.chosen(for: configuration.api.dialect)
+        vendor = VendorIdentity(id: configuration.vendorID, everyProduct: !dialect.hasVendor)
         do {
             hostAllowList = try HostAllowList(bindHost: configuration.host, allowedHosts: configuration.allowedHosts)
         } catch {
@@ -159,7 +160,7 @@ final class PanelApp: Sendable {
         do {
             trash = try TrashStore(database.writer)
             drafts = try DraftStore(database.writer)
-            try BulkRuns.createTable(database.writer)
+            try ActivityLog.createRunsTable(database.writer)
         } catch {
             throw PanelStartupError("the trash and drafts in \(database.database.path) cannot be opened: \(error)")
         }
@@ -174,12 +175,12 @@ final class PanelApp: Sendable {
         } catch {
             throw PanelStartupError("the scheduled discounts in \(database.database.path) cannot be opened: \(error)")
         }
-        saleScheduler = SaleScheduler(store: sales, api: client, now: configuration.now,
-                                      productChanged: { [catalog, catalogDatabase, now = configuration.now] product in
-                                          let changes = catalog.copy.record(CatalogProduct(product, seenAt: now()))
-                                          catalog.feed?.stage(product.id)
-                                          try? await catalogDatabase.persist(changes, syncedAt: nil)
-                                      })
+        trashKeeper = TrashKeeper(configuration: configuration, client: client, media: media, mediaCache: mediaCache,
+                                  transport: transport, trash: trash, safetyFiles: safetyFiles)
+        let catalogService = CatalogService(sync: catalog, database: catalogDatabase, now: configuration.now)
+        let writer = ProductWriter(client: client, catalog: catalogService, activity: activity,
+                                   vendor: vendor, keeper: trashKeeper.keepThenDelete, dialect: dialect)
+        saleScheduler = SaleScheduler(store: sales, api: writer, now: configuration.now)
         do {
             staticFiles = try StaticFiles(root: configuration.publicDirectory, cacheControl: "public, max-age=300")
         } catch {
@@ -195,11 +196,9 @@ final class PanelApp: Sendable {
                                             hostAllowList: hostAllowList, listeningPort: listeningPort)
         healthController = HealthController(configuration: configuration, apiHealth: apiHealth)
         imageStager = ImageStager(staging: staging, photoWorkers: ImageStager.makePhotoWorkers())
-        trashKeeper = TrashKeeper(configuration: configuration, client: client, media: media, mediaCache: mediaCache,
-                                  transport: transport, trash: trash, safetyFiles: safetyFiles)
-        saleSections = SaleSections(configuration: configuration, sales: sales)
+        saleSections = SaleSections(configuration: configuration, sales: sales, dialect: dialect)
         activityController = ActivityController(pages: pages, configuration: configuration, people: people,
-                                                catalog: catalog, activity: activity, sales: sales)
+                                                catalog: catalogService, activity: activity, dialect: dialect, sales: sales)
         draftSaving = DraftSaving(pages: pages, configuration: configuration, staging: staging, drafts: drafts,
                                   safetyFiles: safetyFiles)
         sessionController = SessionController(pages: pages, configuration: configuration, sessions: sessions,
@@ -207,47 +206,42 @@ final class PanelApp: Sendable {
                                               activity: activity)
         peopleController = PeopleController(pages: pages, configuration: configuration, sessions: sessions,
                                             people: people, hasher: hasher, signInGate: signInGate,
-                                            setupToken: setupToken, activity: activity, listeningPort: listeningPort,
+                                            setupToken: setupToken, activity: activity, dialect: dialect, listeningPort: listeningPort,
                                             sessionController: sessionController)
         productController = ProductController(pages: pages, configuration: configuration, client: client,
-                                              catalog: catalog, catalogDatabase: catalogDatabase, presenter: presenter,
-                                              deleteGate: deleteGate, vendor: vendor, activity: activity,
-                                              activityController: activityController, saleSections: saleSections,
-                                              trashKeeper: trashKeeper, mediaController: mediaController)
+                                              catalog: catalogService, writer: writer, presenter: presenter,
+                                              deleteGate: deleteGate, vendor: vendor, activityController: activityController,
+                                              saleSections: saleSections, trashKeeper: trashKeeper,
+                                              mediaController: mediaController)
         productFormController = ProductFormController(pages: pages, configuration: configuration, client: client,
-                                                      catalog: catalog, catalogDatabase: catalogDatabase,
+                                                      catalog: catalogService, writer: writer,
                                                       transport: transport, presenter: presenter, media: media,
                                                       deleteGate: deleteGate, staging: staging,
                                                       spoolDirectory: spoolDirectory, vendor: vendor,
-                                                      activity: activity, imageStager: imageStager,
-                                                      draftSaving: draftSaving)
+                                                      imageStager: imageStager, draftSaving: draftSaving)
         draftController = DraftController(pages: pages, configuration: configuration, staging: staging, drafts: drafts,
                                           safetyFiles: safetyFiles, productFormController: productFormController)
         catalogController = CatalogController(pages: pages, configuration: configuration, client: client,
-                                              presenter: presenter, vendor: vendor, catalog: catalog,
+                                              presenter: presenter, vendor: vendor, catalog: catalogService,
                                               newestCheck: newestCheck, saleSections: saleSections,
                                               workbook: CatalogWorkbook(directory: try scratch.subfolder("exports")))
-        bulkController = BulkController(pages: pages, configuration: configuration, client: client, catalog: catalog,
-                                        catalogDatabase: catalogDatabase, stringCatalogs: stringCatalogs,
+        bulkController = BulkController(pages: pages, configuration: configuration, catalog: catalogService, writer: writer,
                                         deleteGate: deleteGate, vendor: vendor, bulkGauge: bulkGauge,
                                         activity: activity, saleScheduler: saleScheduler,
                                         catalogController: catalogController, saleSections: saleSections,
-                                        trashKeeper: trashKeeper, mediaController: mediaController)
-        sheetController = SheetController(pages: pages, configuration: configuration, client: client, catalog: catalog,
-                                          catalogDatabase: catalogDatabase, vendor: vendor, activity: activity,
-                                          bulkGauge: bulkGauge)
+                                        mediaController: mediaController)
+        sheetController = SheetController(pages: pages, configuration: configuration, client: client, catalog: catalogService,
+                                          writer: writer, vendor: vendor, bulkGauge: bulkGauge)
         importController = ImportController(pages: pages, configuration: configuration, client: client,
-                                            catalog: catalog, catalogDatabase: catalogDatabase, staging: staging,
-                                            spoolDirectory: spoolDirectory, vendor: vendor, activity: activity,
-                                            imports: imports, imageStager: imageStager,
+                                            catalog: catalogService, writer: writer, staging: staging,
+                                            spoolDirectory: spoolDirectory, vendor: vendor, imports: imports,
+                                            imageStager: imageStager,
                                             outbound: Self.outboundClient(transport: transport, configuration: configuration))
-        trashController = TrashController(pages: pages, configuration: configuration, client: client, catalog: catalog,
-                                          catalogDatabase: catalogDatabase, vendor: vendor, activity: activity,
-                                          trash: trash, safetyFiles: safetyFiles, restores: restores)
+        trashController = TrashController(pages: pages, configuration: configuration, writer: writer, trash: trash,
+                                          safetyFiles: safetyFiles, restores: restores)
         revertController = RevertController(pages: pages, configuration: configuration, client: client,
-                                            catalog: catalog, catalogDatabase: catalogDatabase, presenter: presenter,
-                                            deleteGate: deleteGate, database: database, activity: activity,
-                                            reverts: reverts)
+                                            catalog: catalogService, writer: writer, presenter: presenter,
+                                            deleteGate: deleteGate, activity: activity, reverts: reverts)
         liveController = LiveController(live: live, sessions: sessions, people: people)
         salesController = SalesController(pages: pages, configuration: configuration, client: client, vendor: vendor,
                                           sales: sales, saleScheduler: saleScheduler, activity: activity,

@@ -6,13 +6,12 @@ import OpenMarketCore
 /// result page.
 ///
 /// Handlers: `BulkPage.swift`, `SaleBulk.swift`. `PanelApp` builds it with the dependencies below.
-struct BulkController: Sendable, CatalogWriting {
+struct BulkController: Sendable {
     let pages: Pages
     let configuration: PanelConfiguration
-    let client: OpenMarketClient
-    let catalog: CatalogSync
-    let catalogDatabase: CatalogDatabase
-    let stringCatalogs: StringCatalogs
+    let catalog: CatalogService
+    /// Every product write: the API, the copy, the activity row, the trash keep.
+    let writer: ProductWriter
     let deleteGate: AttemptGate
     let vendor: VendorIdentity
     let bulkGauge: ConcurrencyGauge
@@ -20,7 +19,6 @@ struct BulkController: Sendable, CatalogWriting {
     let saleScheduler: SaleScheduler
     let catalogController: CatalogController
     let saleSections: SaleSections
-    let trashKeeper: TrashKeeper
     let mediaController: MediaController
 
     /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).

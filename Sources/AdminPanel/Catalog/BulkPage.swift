@@ -50,9 +50,8 @@ extension BulkController {
 
         await catalog.ensureFresh(maxAge: configuration.catalogMaxAge)
         let (allowed, refused) = BulkSelection.partition(ids, in: catalog.copy.snapshot(), ownVendorID: await vendor.id)
-        var runner = BulkRunner(client: client, concurrency: configuration.bulkConcurrency, gauge: bulkGauge)
-        runner.keeper = trashKeeper.keepThenDelete
-        runner.person = context.person
+        let requester = ProductWriter.Requester(context, request)
+        let runner = BulkRunner(writer: writer, concurrency: configuration.bulkConcurrency, gauge: bulkGauge, requester: requester)
         let runID = BulkRuns.newID()
         var outcomes: [BulkRunner.Outcome]
         do throws(BulkRunner.Stop) {
@@ -61,8 +60,8 @@ extension BulkController {
         } catch {
             // Wrong vendor password: nothing was deleted; it counts once toward the limit.
             await attempt?.commitWrongPassword()
-            await activity.record(ActivityEntry(context, request, action: "delete-refused", productID: allowed.first?.id,
-                                                detail: ActivityDetail("bulk_delete_wrong_password").stored))
+            await writer.record(.init(action: "delete-refused", detail: ActivityDetail("bulk_delete_wrong_password").stored),
+                                productID: allowed.first?.id, by: requester)
             outcomes = allowed.map { .init(id: $0.id, name: $0.name, done: false, reason: "bulk_reason_password_refused") }
         }
         for product in refused.map({ refusal in
@@ -73,13 +72,11 @@ extension BulkController {
         outcomes.sort { (position[$0.id] ?? 0) < (position[$1.id] ?? 0) }
 
         for outcome in outcomes {
-            if let updated = outcome.updated { await catalogRecord(updated) }
-            if outcome.deleted { await catalogRemove(outcome.id) }
+            // Found deleted by a read, before anything was sent (a delete's own is gone already).
+            if outcome.deleted { await catalog.gone(outcome.id) }
             if let removed = outcome.removed { await mediaController.forgetMedia(of: removed) }
-            var entry = ActivityEntry(context, request, action: "bulk", productID: outcome.id, changes: outcome.changes,
-                                      detail: Self.bulkActivityDetail(action, outcome).stored)
-            entry.runID = runID
-            await activity.record(entry)
+            await writer.record(.init(action: "bulk", changes: outcome.changes, detail: Self.bulkActivityDetail(action, outcome).stored,
+                                      runID: runID), productID: outcome.id, by: requester)
         }
 
         let done = outcomes.filter(\.done).count

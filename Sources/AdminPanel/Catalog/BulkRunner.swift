@@ -25,14 +25,12 @@ struct BulkRunner: Sendable {
 
     enum Stop: Error { case wrongPassword }
 
-    let client: OpenMarketClient
+    let writer: ProductWriter
     let concurrency: Int
     /// Counts products in flight; tests read the peak to see the bound hold.
     let gauge: ConcurrencyGauge
-    /// Keeps each product in the trash before its delete (nil: tests of the runner alone).
-    var keeper: KeepThenDelete? = nil
-    /// Who runs the action (the trash says who deleted).
-    var person = ""
+    /// Who runs the action (the trash says who deleted; the run's rows name them).
+    let requester: ProductWriter.Requester
 
     func run(_ action: BulkSelection.Action, on products: [CatalogProduct]) async throws(Stop) -> [Outcome] {
         var outcomes: [Outcome] = []
@@ -59,34 +57,28 @@ struct BulkRunner: Sendable {
         do throws(OpenMarketError) {
             switch action {
             case .delete(let password):
-                let client = client
-                if let keeper {
-                    do {
-                        outcome.removed = try await keeper.run(product.id, person: person) { () throws(OpenMarketError) in
-                            try await client.delete(id: product.id, password: password)
-                        }
-                    } catch let failure as KeepThenDelete.KeepFailure {
+                do throws(ProductWriter.DeleteFailure) {
+                    outcome.removed = try await writer.delete(product.id, password: password, by: requester, note: nil)
+                } catch {
+                    switch error {
+                    case .notKept(let failure):
                         outcome.reason = "safety_bulk_reason_not_kept"
                         outcome.arguments = ["reason": Self.describe(failure)]
                         return outcome
-                    } catch let error as OpenMarketError {
-                        throw error
-                    } catch {
-                        throw OpenMarketError.unreachable(reason: "\(error)")
+                    case .refused(let refusal):
+                        throw refusal
                     }
-                } else {
-                    outcome.removed = try await client.delete(id: product.id, password: password)
                 }
                 outcome.deleted = true
                 outcome.reason = "bulk_reason_deleted"
             case .setStock(let stock):
-                outcome.updated = try await client.update(id: product.id, changes: ProductChanges(stock: stock))
+                outcome.updated = try await writer.update(product.id, ProductChanges(stock: stock), by: requester, note: nil)
                 // The stock the seller's list showed before (the runner does not read each product).
                 outcome.changes = [.init(field: "stock", old: String(product.stock), new: String(stock))]
                 outcome.reason = "bulk_reason_stock_set"
                 outcome.arguments = ["stock": String(stock)]
             case .setDiscount(let discount):
-                let current = try await client.product(id: product.id)
+                let current = try await writer.client.product(id: product.id)
                 guard discount <= current.price else {
                     outcome.reason = "bulk_reason_discount_above_price"
                     outcome.arguments = ["discount": Money.format(discount, current.currency),
@@ -95,12 +87,12 @@ struct BulkRunner: Sendable {
                 }
                 let rounded = PriceAdjustment.rounded(discount, current.currency)
                 let changes = ProductChanges(discountedPrice: rounded)
-                outcome.updated = try await client.update(id: product.id, changes: changes)
+                outcome.updated = try await writer.update(product.id, changes, by: requester, note: nil)
                 outcome.changes = changes.activityChanges(from: current, thumbnailID: nil)
                 outcome.reason = "bulk_reason_discount_set"
                 outcome.arguments = ["discount": Money.format(rounded, current.currency)]
             case .adjustPrice(let adjustment):
-                let current = try await client.product(id: product.id)
+                let current = try await writer.client.product(id: product.id)
                 guard let result = adjustment.apply(price: current.price, discountedPrice: current.discountedPrice,
                                                     currency: current.currency) else {
                     outcome.reason = "bulk_reason_price_not_positive"
@@ -108,7 +100,7 @@ struct BulkRunner: Sendable {
                 }
                 var changes = ProductChanges(price: result.price)
                 if result.discountClamped { changes.discountedPrice = result.discountedPrice }
-                outcome.updated = try await client.update(id: product.id, changes: changes)
+                outcome.updated = try await writer.update(product.id, changes, by: requester, note: nil)
                 outcome.changes = changes.activityChanges(from: current, thumbnailID: nil)
                 outcome.reason = result.discountClamped ? "bulk_reason_price_set_discount_lowered" : "bulk_reason_price_set"
                 outcome.arguments = ["old": Money.format(current.price, current.currency),

@@ -14,7 +14,7 @@ struct CatalogController: Sendable {
     let client: OpenMarketClient
     let presenter: ProductPresenter
     let vendor: VendorIdentity
-    let catalog: CatalogSync
+    let catalog: CatalogService
     let newestCheck: NewestProductCheck
     let saleSections: SaleSections
     let workbook: CatalogWorkbook

@@ -11,6 +11,8 @@ extension ImportController {
         var reason: String
         var product: ProductDetail?
         var changes: [ActivityEntry.FieldChange] = []
+        /// Created by an earlier apply whose answer was lost, and found now.
+        var found = false
     }
 
     /// Applies every row of `batch` not yet done, at most `ImportService.concurrency` at a time.
@@ -19,20 +21,22 @@ extension ImportController {
     /// again when it is not there, so nothing is created twice.
     func applyImport(_ batch: ImportStore.Batch, context: PanelContext, request: HTTPRequest) async {
         let pending = batch.plan.applicable.filter { batch.rows[$0.line]?.state != .done }
+        let requester = ProductWriter.Requester(context, request)
         _ = await BoundedConcurrency.map(pending, limit: ImportService.concurrency, whenDone: { result in
-            if let product = result.product { await catalogRecord(product) }
+            // A create whose lost answer was found among the vendor's products: written earlier, recorded now.
+            if result.found, let product = result.product { await catalogSeen(product) }
             if result.done, let id = result.productID {
-                await activity.record(ActivityEntry(context, request, action: "import", productID: id,
-                                                    changes: result.changes,
-                                                    detail: ActivityDetail("import_row", ["line": String(result.line),
-                                                                 "file": batch.fileName]).stored))
+                await writer.record(.init(action: "import", changes: result.changes,
+                                          detail: ActivityDetail("import_row", ["line": String(result.line),
+                                                                                "file": batch.fileName]).stored),
+                                    productID: id, by: requester)
             }
         }) { row in
-            await self.applyImportRow(row, batch: batch)
+            await self.applyImportRow(row, batch: batch, by: requester)
         }
     }
 
-    private func applyImportRow(_ row: ImportRow, batch: ImportStore.Batch) async -> ImportRowResult {
+    private func applyImportRow(_ row: ImportRow, batch: ImportStore.Batch, by requester: ProductWriter.Requester) async -> ImportRowResult {
         imports.gauge.enter()
         defer { imports.gauge.leave() }
         let store = imports.store
@@ -44,7 +48,7 @@ extension ImportController {
                                              currency: update.currency.flatMap(Currency.init(rawValue:)),
                                              discountedPrice: update.discountedPrice, stock: update.stock)
                 let answer: Result<ProductDetail, OpenMarketError>
-                do throws(OpenMarketError) { answer = .success(try await client.update(id: id, changes: changes)) } catch {
+                do throws(OpenMarketError) { answer = .success(try await writer.update(id, changes, by: requester, note: nil)) } catch {
                     answer = .failure(error)
                 }
                 switch answer {
@@ -58,7 +62,7 @@ extension ImportController {
                     try await store.finish(batch.id, line: row.line, state: .failed, productID: id, reason: result.reason)
                 }
             } else if let draft = row.create {
-                result = try await applyImportCreate(row, draft, batch: batch)
+                result = try await applyImportCreate(row, draft, batch: batch, by: requester)
             }
         } catch {
             result.reason = ImportReason.encode("import_reason_not_recorded", ["reason": "\(error)"])
@@ -66,7 +70,8 @@ extension ImportController {
         return result
     }
 
-    private func applyImportCreate(_ row: ImportRow, _ draft: ImportNewProduct, batch: ImportStore.Batch) async throws -> ImportRowResult {
+    private func applyImportCreate(_ row: ImportRow, _ draft: ImportNewProduct, batch: ImportStore.Batch,
+                                   by requester: ProductWriter.Requester) async throws -> ImportRowResult {
         let store = imports.store
         var result = ImportRowResult(line: row.line, done: false, productID: nil, reason: "")
         let ownVendor = await vendor.id
@@ -81,6 +86,7 @@ extension ImportController {
             switch search {
             case .success(let found?):
                 result.done = true
+                result.found = true
                 result.productID = found.id
                 result.product = try? await client.product(id: found.id)
                 result.changes = row.changes.map { .init(field: $0.field, old: "", new: $0.new) }
@@ -110,10 +116,11 @@ extension ImportController {
         let highest = catalog.copy.snapshot().products.map(\.id).max()
         try await store.markSending(batch.id, line: row.line, at: configuration.now(), afterID: highest)
         let answer: Result<ProductDetail, OpenMarketError>
-        do throws(OpenMarketError) { answer = .success(try await client.create(product)) } catch { answer = .failure(error) }
+        do throws(OpenMarketError) { answer = .success(try await writer.create(product, by: requester, note: nil)) } catch {
+            answer = .failure(error)
+        }
         switch answer {
         case .success(let created):
-            await vendor.learn(created.vendorID)
             result.done = true
             result.productID = created.id
             result.product = created

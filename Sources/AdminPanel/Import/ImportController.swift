@@ -11,12 +11,12 @@ struct ImportController: Sendable, CatalogWriting {
     let pages: Pages
     let configuration: PanelConfiguration
     let client: OpenMarketClient
-    let catalog: CatalogSync
-    let catalogDatabase: CatalogDatabase
+    let catalog: CatalogService
+    /// Every product write: the API, the copy, the activity row, the trash keep.
+    let writer: ProductWriter
     let staging: StagedUploads
     let spoolDirectory: URL
     let vendor: VendorIdentity
-    let activity: ActivityLog
     let imports: ImportService
     let imageStager: ImageStager
     /// The panel's client to the outside, for photos named by URL.

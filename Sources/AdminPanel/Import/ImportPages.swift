@@ -61,7 +61,7 @@ extension ImportController {
 
     func readSpreadsheet(_ form: MultipartForm, _ l: Localizer) async throws -> SpreadsheetReading {
         // v1 products each have their own password, asked on every change: no batch can hold them.
-        guard configuration.api.dialect != .v1 else { return .refused(l("import_error_v1"), status: 422) }
+        guard writer.dialect.hasVendor else { return .refused(l("import_error_v1"), status: 422) }
         guard let file = form.files(named: "file").first, file.size > 0 else {
             return .refused(l("import_error_no_file"), status: 422)
         }
@@ -129,7 +129,7 @@ extension ImportController {
         for name in photos.usable.keys { uploads[name] = .some(nil) }
         for photo in inherited { uploads[photo.name] = .some(nil) }
         let existing = await importProducts(for: spreadsheet.rows, header: spreadsheet.header)
-        let planner = ImportPlanner(ownVendorID: configuration.api.dialect == .v1 ? nil : await vendor.id,
+        let planner = ImportPlanner(ownVendorID: writer.dialect.hasVendor ? await vendor.id : nil,
                                     products: existing, uploads: uploads)
         let header = spreadsheet.header, rows = spreadsheet.rows
         var plan = await imports.shrinking.run { planner.plan(header: header.cells, records: rows) }

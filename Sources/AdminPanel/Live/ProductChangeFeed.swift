@@ -4,8 +4,8 @@ import OpenMarketCore
 
 /// Turns product changes into live events (`LiveStreams`), from two narrow places:
 ///
-/// - The panel's own writes: every one updates the catalog copy (`CatalogWriting`, the sale
-///   scheduler), which `stage`s the product here, and then records its activity row, which
+/// - The panel's own writes: every one updates the catalog copy (`ProductWriter`, for the sale
+///   scheduler too), which `stage`s the product here, and then records its activity row, which
 ///   names the action and the person. The row publishes the event with the copy's product as
 ///   it is now (`null` once deleted). Rows without a staged change (a failed bulk row, a
 ///   scheduled discount not started yet) send nothing; sale rows always do.

@@ -56,7 +56,7 @@ extension PeopleController {
         guard context.signedIn, let person = await people.person(named: context.person) else {
             throw PageFailure.forbidden("account_vendor_password_sign_in_off")
         }
-        guard configuration.api.dialect != .v1 else { throw PageFailure.forbidden("account_vendor_password_v1") }
+        guard dialect.hasVendor else { throw PageFailure.forbidden("account_vendor_password_v1") }
         let current = form["current_password"] ?? ""
         switch await signInGate.reserve(person.name.lowercased(), request.remoteAddress) {
         case .failure(let wait):
@@ -130,7 +130,7 @@ extension PeopleController {
             currentPasswordError: message("current_password"),
             newPassword: NewPasswordFields(label: l("account_new_password"), passwordError: message("password"),
                                            confirmationError: message("password_confirm")),
-            vendorPassword: context.role == .owner && context.signedIn && configuration.api.dialect != .v1
+            vendorPassword: context.role == .owner && context.signedIn && dialect.hasVendor
                 ? VendorPasswordView(password: vendorPassword, currentPasswordError: message("vendor_current_password")) : nil)
         return try pages.page(view, title: l("account_heading"), context: context, section: .account, status: status)
     }

@@ -16,6 +16,7 @@ struct PeopleController: Sendable {
     let signInGate: AttemptGate
     let setupToken: String?
     let activity: ActivityLog
+    let dialect: any PanelDialect
     let listeningPort: ListeningPort
     let sessionController: SessionController
 

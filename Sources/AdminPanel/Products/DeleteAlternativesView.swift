@@ -30,7 +30,7 @@ extension ProductController {
             }
         }
         return DeleteAlternativesView(id: product.id, csrfToken: context.csrfToken,
-                                      offersStopSelling: configuration.api.dialect != .v1 && product.stock > 0,
+                                      offersStopSelling: writer.dialect.hasVendor && product.stock > 0,
                                       askOwner: askOwner)
     }
 }

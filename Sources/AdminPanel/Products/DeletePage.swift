@@ -53,33 +53,30 @@ extension ProductController {
         }
         // The product and its images are kept in the trash first; if that fails nothing is deleted.
         let outcome: Result<ProductDetail, OpenMarketError>
-        do {
-            let client = client
-            outcome = .success(try await trashKeeper.keepThenDelete.run(id, person: context.person) { () throws(OpenMarketError) in
-                try await client.delete(id: id, password: password)
+        do throws(ProductWriter.DeleteFailure) {
+            outcome = .success(try await writer.delete(id, password: password, by: .init(context, request)) { deleted in
+                .init(action: "delete", detail: ActivityDetail("deleted", ["product_name": DisplayBounds.name(deleted.name)]).stored)
             })
-        } catch let failure as KeepThenDelete.KeepFailure {
-            await attempt.release()
-            let product = try await loadProduct(id, retry: "/products/\(id)/delete")
-            return try await deletePage(product, context: context, back: back, alert: trashKeeper.keepFailureMessage(failure, l), passwordError: nil,
-                                  locked: nil, status: TrashKeeper.keepFailureStatus(failure))
-        } catch let error as OpenMarketError {
-            outcome = .failure(error)
         } catch {
-            outcome = .failure(.unreachable(reason: String(describing: error)))
+            switch error {
+            case .notKept(let failure):
+                await attempt.release()
+                let product = try await loadProduct(id, retry: "/products/\(id)/delete")
+                return try await deletePage(product, context: context, back: back, alert: trashKeeper.keepFailureMessage(failure, l),
+                                            passwordError: nil, locked: nil, status: TrashKeeper.keepFailureStatus(failure))
+            case .refused(let refusal):
+                outcome = .failure(refusal)
+            }
         }
         // Only a wrong password keeps its slot.
         if case .failure(.unauthorized) = outcome {} else { await attempt.release() }
         do throws(OpenMarketError) {
             let deleted = try outcome.get()
-            await catalogRemove(id)
             await mediaController.forgetMedia(of: deleted)
-            await activity.record(ActivityEntry(context, request, action: "delete", productID: id,
-                                                detail: ActivityDetail("deleted", ["product_name": DisplayBounds.name(deleted.name)]).stored))
             return pages.redirect(to: back ?? "/products", flash: l("flash_deleted", ["name": DisplayBounds.name(deleted.name)]))
         } catch .unauthorized {
-            await activity.record(ActivityEntry(context, request, action: "delete-refused", productID: id,
-                                                detail: ActivityDetail(configuration.api.dialect == .v1 ? "wrong_product_password" : "wrong_vendor_password").stored))
+            await writer.record(.init(action: "delete-refused", detail: ActivityDetail(writer.dialect.wrongPasswordDetail).stored),
+                                productID: id, by: .init(context, request))
             let left = await attempt.commitWrongPassword()
             let product = try await loadProduct(id, retry: "/products/\(id)/delete")
             switch left {
@@ -97,7 +94,6 @@ extension ProductController {
         } catch .forbidden {
             throw PageFailure.forbidden("failure_delete_not_yours")
         } catch .notFound {
-            await catalogGone(id)
             return pages.redirect(to: back ?? "/products", flash: l("flash_already_deleted"))
         } catch {
             let failure = PageFailure(error, retryURL: "/products/\(id)/delete")

@@ -21,7 +21,7 @@ extension ProductFormController {
     /// was opened, answers 409 with when-opened / now / yours and a form merged so that saving
     /// again sends only this person's changes (see `EditMerge`); else sends only the changed fields.
     func updateProduct(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
-        if configuration.api.dialect == .v1 { return try await updateV1(request, context) }
+        if writer.dialect.productPasswords { return try await updateV1(request, context) }
         let id = try Pages.productID(request)
         let form = try await request.urlencodedForm()
         try pages.requireCSRF(context, formToken: form["csrf_token"])
@@ -63,14 +63,13 @@ extension ProductFormController {
             return pages.redirect(to: state.back ?? "/products/\(id)", flash: l("flash_nothing_changed"))
         }
         do throws(OpenMarketError) {
-            let updated = try await client.update(id: id, changes: changes)
-            await catalogRecord(updated)
-            await activity.record(ActivityEntry(context, request, action: "edit", productID: id,
-                changes: changes.activityChanges(from: current, thumbnailID: presenter.thumbnailImageID(of: current)),
-                detail: ActivityDetail("edited", ["product_name": DisplayBounds.name(updated.name), "currency": updated.currency.rawValue]).stored))
+            let fieldChanges = changes.activityChanges(from: current, thumbnailID: presenter.thumbnailImageID(of: current))
+            let updated = try await writer.update(id, changes, by: .init(context, request)) { updated in
+                .init(action: "edit", changes: fieldChanges,
+                      detail: ActivityDetail("edited", ["product_name": DisplayBounds.name(updated.name), "currency": updated.currency.rawValue]).stored)
+            }
             return pages.redirect(to: state.back ?? "/products/\(id)", flash: l("flash_saved", ["name": DisplayBounds.name(updated.name)]))
         } catch {
-            if case .notFound = error { await catalogGone(id) }
             let status = try ProductFormSubmission.edit.show(error, on: &state, l)
             return try editPage(state, id: id, context: context, status: status)
         }

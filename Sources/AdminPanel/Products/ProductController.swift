@@ -10,12 +10,12 @@ struct ProductController: Sendable, CatalogWriting {
     let pages: Pages
     let configuration: PanelConfiguration
     let client: OpenMarketClient
-    let catalog: CatalogSync
-    let catalogDatabase: CatalogDatabase
+    let catalog: CatalogService
+    /// Every product write: the API, the copy, the activity row, the trash keep.
+    let writer: ProductWriter
     let presenter: ProductPresenter
     let deleteGate: AttemptGate
     let vendor: VendorIdentity
-    let activity: ActivityLog
     let activityController: ActivityController
     let saleSections: SaleSections
     let trashKeeper: TrashKeeper

@@ -29,7 +29,7 @@ extension ProductFormController {
             return try await draftSaving.saveDraft(form, values: values, uploads: uploads, staged: staged, context: context, l: l)
         }
         parsed.name = parsed.name.trimmingCharacters(in: .whitespacesAndNewlines)
-        if configuration.api.dialect == .v1 {
+        if writer.dialect.productPasswords {
             return try await registerV1(request, form: form, context: context, values: values,
                                         parsed: parsed, issues: issues, uploads: uploads, staged: staged)
         }
@@ -45,13 +45,11 @@ extension ProductFormController {
             return try registerPage(state, context: context, status: 422)
         }
         do throws(OpenMarketError) {
-            let product = try await client.create(draft)
+            let product = try await writer.create(draft, by: .init(context, request)) { product in
+                .init(action: "register", detail: ActivityDetail("registered", ["product_name": product.name]).stored)
+            }
             if let staged { await staging.discard(token: staged.token) }
             await draftSaving.finishDraft(form)
-            await vendor.learn(product.vendorID)
-            await catalogRecord(product)
-            await activity.record(ActivityEntry(context, request, action: "register", productID: product.id,
-                                                detail: ActivityDetail("registered", ["product_name": product.name]).stored))
             return pages.redirect(to: "/products/\(product.id)", flash: l("flash_registered", ["name": product.name]))
         } catch {
             let status = try ProductFormSubmission.register.show(error, on: &state, l)

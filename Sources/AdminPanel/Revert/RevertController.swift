@@ -10,11 +10,11 @@ struct RevertController: Sendable, CatalogWriting {
     let pages: Pages
     let configuration: PanelConfiguration
     let client: OpenMarketClient
-    let catalog: CatalogSync
-    let catalogDatabase: CatalogDatabase
+    let catalog: CatalogService
+    /// Every product write: the API, the copy, the activity row, the trash keep.
+    let writer: ProductWriter
     let presenter: ProductPresenter
     let deleteGate: AttemptGate
-    let database: PanelDatabase
     let activity: ActivityLog
     let reverts: KeyedQueue<String>
 

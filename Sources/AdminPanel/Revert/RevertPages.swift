@@ -17,7 +17,7 @@ extension RevertController {
         }
         let form = try await request.urlencodedForm()
         try pages.requireCSRF(context, formToken: form["csrf_token"])
-        let records = try await activity.records(ids: [rowID], in: database)
+        let records = try await activity.records(ids: [rowID])
         guard let record = records.first, Self.isRevertable(record.entry), let productID = record.entry.productID else {
             throw PageFailure.notFound("safety_revert_not_found")
         }
@@ -42,13 +42,12 @@ extension RevertController {
         }
         let form = try await request.urlencodedForm()
         try pages.requireCSRF(context, formToken: form["csrf_token"])
-        let ids = try await activity.rowIDs(ofRun: run, in: database)
-        let records = try await activity.records(ids: ids, in: database).filter { Self.isRevertable($0.entry) }
+        let ids = try await activity.rowIDs(ofRun: run)
+        let records = try await activity.records(ids: ids).filter { Self.isRevertable($0.entry) }
         guard !records.isEmpty else { throw PageFailure.notFound("safety_revert_not_found") }
         let password = form["password"] ?? ""
-        // Like the bulk run itself: at most `bulkConcurrency` products at a time, results in run order.
-        // v1: one at a time, so a wrong product password counts once per product tried, not four at once.
-        let limit = configuration.api.dialect == .v1 ? 1 : max(1, configuration.bulkConcurrency)
+        // At most the dialect's number of products at a time, results in run order.
+        let limit = writer.dialect.revertConcurrency(bulkConcurrency: configuration.bulkConcurrency)
         let outcomes = try await reverts.run("run-\(run)") { [self] in
             let outcomes = await BoundedConcurrency.map(records, limit: limit) { record -> RevertOutcome? in
                 guard let productID = record.entry.productID else { return nil }
@@ -90,18 +89,5 @@ extension RevertController {
         let status = reverted > 0 ? 200 : outcomes.contains { !$0.conflicts.isEmpty } ? 409
             : outcomes.contains(where: \.unauthorized) ? 422 : 200
         return try pages.page(view, title: l(heading), context: context, section: .activity, status: status)
-    }
-}
-
-extension ActivityLog {
-    /// The rows of these ids with their changes and runs (ids in the given order, unknown ones left out).
-    func records(ids: [Int], in database: PanelDatabase) async throws -> [ActivityRecord] {
-        guard !ids.isEmpty else { return [] }
-        let limited = Array(ids.prefix(2000))
-        let placeholders = Array(repeating: "?", count: limited.count).joined(separator: ",")
-        let sql = "SELECT id, at, person, address, action, product_id, detail FROM activity WHERE id IN (\(placeholders)) ORDER BY id"
-        return try await database.reader.perform { connection in
-            try ActivityLog.rows(sql, limited.map { .integer($0) }, connection)
-        }
     }
 }

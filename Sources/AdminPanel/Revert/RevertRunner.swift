@@ -60,17 +60,16 @@ extension RevertController {
             outcome.failureArguments = ["reason": issues.map { l.issue($0, currency: current.currency) }.joined(separator: " ")]
             return outcome
         }
+        let requester = ProductWriter.Requester(context, request)
+        let note = ProductWriter.Note(action: "revert",
+                                      changes: changes.activityChanges(from: current, thumbnailID: presenter.thumbnailImageID(of: current)),
+                                      detail: Self.revertDetail(of: row).stored)
         do throws(OpenMarketError) {
-            let updated: ProductDetail
-            if configuration.api.dialect == .v1 {
-                updated = try await revertV1(id, changes: changes, password: password, context: context)
+            if writer.dialect.productPasswords {
+                _ = try await revertV1(id, changes: changes, password: password, by: requester, note: note)
             } else {
-                updated = try await client.update(id: id, changes: changes)
+                _ = try await writer.update(id, changes, by: requester) { _ in note }
             }
-            await catalogRecord(updated)
-            await activity.record(ActivityEntry(context, request, action: "revert", productID: id,
-                                                changes: changes.activityChanges(from: current, thumbnailID: presenter.thumbnailImageID(of: current)),
-                                                detail: Self.revertDetail(of: row).stored))
             outcome.reverted = plan.reverted
         } catch {
             if case .unauthorized = error {
@@ -94,11 +93,11 @@ extension RevertController {
 
     /// v1's edit with the product password, counted like the edit form's (a wrong one keeps its
     /// slot in the delete/edit limits).
-    private func revertV1(_ id: Int, changes: ProductChanges, password: String,
-                          context: PanelContext) async throws(OpenMarketError) -> ProductDetail {
+    private func revertV1(_ id: Int, changes: ProductChanges, password: String, by requester: ProductWriter.Requester,
+                          note: ProductWriter.Note) async throws(OpenMarketError) -> ProductDetail {
         guard !password.isEmpty else { throw .unauthorized(message: "") }
         let attempt: DeleteAttempt
-        switch await DeleteAttempt.reserve(context.person, in: deleteGate) {
+        switch await DeleteAttempt.reserve(requester.person, in: deleteGate) {
         case .failure: throw .unauthorized(message: "")
         case .success(let reserved): attempt = reserved
         }
@@ -110,9 +109,9 @@ extension RevertController {
         v1.stock = changes.stock
         v1.discountedPrice = changes.discountedPrice.map { Int($0) }
         do throws(OpenMarketError) {
-            let item = try await client.v1Edit(id: id, v1)
+            let product = try await writer.update(id, v1, by: requester) { _ in note }
             await attempt.release()
-            return item.productDetail
+            return product
         } catch {
             if case .unauthorized = error {} else { await attempt.release() }
             throw error

@@ -1,17 +1,12 @@
 import OpenMarketCore
 
-/// What the scheduler asks of the Open Market API: read a product, set its discount. The client
-/// core does both; tests put a fake in its place to crash, fail or count calls.
+/// What the scheduler asks of the Open Market API: read a product, set its discount. The panel's
+/// `ProductWriter` does both (the copy shows the change at once); tests put a fake in its place to
+/// crash, fail or count calls.
 protocol SaleProductAPI: Sendable {
     func product(id: Int) async throws(OpenMarketError) -> ProductDetail
     /// PATCHes `discounted_price` only: sent twice with the same value, it changes nothing more.
     func setDiscount(_ amount: Double, productID: Int) async throws(OpenMarketError) -> ProductDetail
-}
-
-extension OpenMarketClient: SaleProductAPI {
-    func setDiscount(_ amount: Double, productID: Int) async throws(OpenMarketError) -> ProductDetail {
-        try await update(id: productID, changes: ProductChanges(discountedPrice: amount))
-    }
 }
 
 extension OpenMarketError {

@@ -18,8 +18,6 @@ actor SaleScheduler {
     private let concurrency: Int
     /// The longest sleep: bounds how late a step can be after the wall clock jumps forward.
     private let maxNap: TimeInterval
-    /// Called with the product after each change, so the panel's views show it at once.
-    private let productChanged: @Sendable (ProductDetail) async -> Void
     /// The wall clock when this scheduler was made: a sale whose end passed before it was missed
     /// while the panel was stopped, and is not started.
     let bootTime: Date
@@ -34,13 +32,12 @@ actor SaleScheduler {
     private var loopFinished = false
 
     init(store: SaleStore, api: any SaleProductAPI, now: @escaping @Sendable () -> Date, concurrency: Int = 4,
-         maxNap: TimeInterval = 30, productChanged: @escaping @Sendable (ProductDetail) async -> Void = { _ in }) {
+         maxNap: TimeInterval = 30) {
         self.store = store
         self.api = api
         self.now = now
         self.concurrency = max(1, concurrency)
         self.maxNap = maxNap
-        self.productChanged = productChanged
         bootTime = now()
     }
 
@@ -244,10 +241,9 @@ actor SaleScheduler {
             guard try await store.recordStart(sale.id, earlier: earlier, applied: applied) else { return false }
         }
         let amount = applied
-        let updated = try await call(.start) { () async throws(OpenMarketError) in
+        _ = try await call(.start) { () async throws(OpenMarketError) in
             try await self.api.setDiscount(amount, productID: sale.productID)
         }
-        await productChanged(updated)
         return try await store.completeStart(sale.id, activity: ActivityEntry(
             person: sale.createdBy, address: "", action: SaleActivity.start, productID: sale.productID,
             changes: [.init(field: "discounted_price", old: Self.number(earlier), new: Self.number(applied))],
@@ -299,10 +295,9 @@ actor SaleScheduler {
         var changes: [ActivityEntry.FieldChange] = []
         if action == .restore {
             do {
-                let updated = try await call(step) { () async throws(OpenMarketError) in
+                _ = try await call(step) { () async throws(OpenMarketError) in
                     try await self.api.setDiscount(earlier, productID: sale.productID)
                 }
-                await productChanged(updated)
                 changes = [.init(field: "discounted_price", old: Self.number(applied), new: Self.number(earlier))]
             } catch StepFailure.refused(let error) {
                 // The product went away or no longer takes the old discount (its price fell below

@@ -8,8 +8,9 @@ import OpenMarketCore
 struct SaleSections: Sendable {
     let configuration: PanelConfiguration
     let sales: SaleStore
+    let dialect: any PanelDialect
 
-    var salesAvailable: Bool { configuration.api.dialect != .v1 }
+    var salesAvailable: Bool { dialect.hasVendor }
 
     static let salesUnavailable = PageFailure(status: 403, heading: "sales_heading", message: "sales_v1_unavailable")
 

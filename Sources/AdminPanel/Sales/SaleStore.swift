@@ -323,21 +323,3 @@ final class SaleStore: Sendable {
         return sales
     }
 }
-
-extension ActivityLog {
-    /// Writes one activity row inside a caller's transaction (the `activity` tables of
-    /// `PanelDatabase`), so a row can be tied to the state change it reports.
-    static func write(_ entry: ActivityEntry, at time: Date, inside connection: SQLiteConnection) throws {
-        func cut(_ text: String) -> String { text.count > maxValueLength ? String(text.prefix(maxValueLength - 1)) + "…" : text }
-        try connection.run("INSERT INTO activity (at, person, address, action, product_id, detail) VALUES (?, ?, ?, ?, ?, ?)",
-                           [.real(time.timeIntervalSince1970), .text(cut(entry.person)), .text(cut(entry.address)),
-                            .text(entry.action), entry.productID.map { .integer($0) } ?? .null,
-                            entry.detail.map { .text(cut($0)) } ?? .null])
-        let id = connection.lastInsertedRowID
-        for (position, change) in entry.changes.enumerated() {
-            try connection.run("INSERT INTO activity_changes (activity_id, position, field, old, new) VALUES (?, ?, ?, ?, ?)",
-                               [.integer(id), .integer(position), .text(cut(change.field)), .text(cut(change.old)),
-                                .text(cut(change.new))])
-        }
-    }
-}

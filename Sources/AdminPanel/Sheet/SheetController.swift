@@ -10,10 +10,10 @@ struct SheetController: Sendable, CatalogWriting {
     let pages: Pages
     let configuration: PanelConfiguration
     let client: OpenMarketClient
-    let catalog: CatalogSync
-    let catalogDatabase: CatalogDatabase
+    let catalog: CatalogService
+    /// Every product write: the API, the copy, the activity row, the trash keep.
+    let writer: ProductWriter
     let vendor: VendorIdentity
-    let activity: ActivityLog
     /// Shared with bulk actions: a sheet's save is a bulk run of its own kind.
     let bulkGauge: ConcurrencyGauge
 
@@ -24,7 +24,7 @@ struct SheetController: Sendable, CatalogWriting {
 
     /// v2 dialects only: in v1 every change needs that product's own password, which a sheet of
     /// many products could only offer by storing passwords.
-    var available: Bool { configuration.api.dialect != .v1 }
+    var available: Bool { writer.dialect.hasVendor }
 
     /// The list's query, with the sheet's larger page size allowed.
     static func query(_ value: (String) -> String?) -> CatalogQuery {

@@ -95,15 +95,16 @@ extension SheetController {
             return try await renderSheet(query, context: context, state: state, status: 200)
         }
 
+        let requester = ProductWriter.Requester(context, request)
         let outcomes = await BoundedConcurrency.map(plans, limit: configuration.bulkConcurrency) { plan in
-            await self.save(plan, l)
+            await self.save(plan, by: requester, l)
         }
         let runID = BulkRuns.newID()
         var items: [TextView] = []
         var savedCells = 0, savedProducts = 0
         for outcome in outcomes {
-            if let updated = outcome.updated { await catalogRecord(updated) }
-            if outcome.deleted { await catalogRemove(outcome.id) }
+            // Found deleted by its read, before anything was sent.
+            if outcome.deleted { await catalogGone(outcome.id) }
             let quoted = l("language_quoted_product", ["name": outcome.name])
             for issue in outcome.issues {
                 guard let field = SheetField(rawValue: issue.field) else { continue }
@@ -129,10 +130,8 @@ extension SheetController {
                 }
             }
             if outcome.failure != nil || !outcome.changes.isEmpty {
-                var entry = ActivityEntry(context, request, action: "sheet", productID: outcome.id, changes: outcome.changes,
-                                          detail: Self.activityDetail(outcome).stored)
-                entry.runID = runID
-                await activity.record(entry)
+                await writer.record(.init(action: "sheet", changes: outcome.changes, detail: Self.activityDetail(outcome).stored,
+                                          runID: runID), productID: outcome.id, by: requester)
             }
         }
         for id in state.rowOrder where state.failures[id] != nil && !outcomes.contains(where: { $0.id == id }) {
@@ -148,7 +147,7 @@ extension SheetController {
 
     /// One product's save: read it as the API has it now, leave alone what someone else changed,
     /// send the rest in one update.
-    private func save(_ plan: Plan, _ l: Localizer) async -> SheetSaveOutcome {
+    private func save(_ plan: Plan, by requester: ProductWriter.Requester, _ l: Localizer) async -> SheetSaveOutcome {
         bulkGauge.enter()
         defer { bulkGauge.leave() }
         var outcome = SheetSaveOutcome(id: plan.row.id, name: plan.name, currency: plan.currency)
@@ -190,7 +189,7 @@ extension SheetController {
                 outcome.failureArguments = ["reason": issues.map { l.issue($0, currency: current.currency) }.joined(separator: " ")]
                 return outcome
             }
-            outcome.updated = try await client.update(id: plan.row.id, changes: sending)
+            outcome.updated = try await writer.update(plan.row.id, sending, by: requester, note: nil)
             outcome.changes = sending.activityChanges(from: current, thumbnailID: nil)
             outcome.saved += sent
         } catch {

@@ -3,14 +3,11 @@ import HTTPServer
 import OpenMarketCore
 
 /// `/trash`: deleted products kept by the panel, and restoring one.
-struct TrashController: Sendable, CatalogWriting {
+struct TrashController: Sendable {
     let pages: Pages
     let configuration: PanelConfiguration
-    let client: OpenMarketClient
-    let catalog: CatalogSync
-    let catalogDatabase: CatalogDatabase
-    let vendor: VendorIdentity
-    let activity: ActivityLog
+    /// Every product write: the API, the copy, the activity row, the trash keep.
+    let writer: ProductWriter
     let trash: TrashStore
     let safetyFiles: SafetyFiles
     let restores: KeyedQueue<Int>
@@ -22,7 +19,7 @@ struct TrashController: Sendable, CatalogWriting {
         let l = context.localizer
         let items = try await trash.waiting()
         let canWrite = context.role.canWrite
-        let v1 = configuration.api.dialect == .v1
+        let v1 = writer.dialect.productPasswords
         let view = TrashPageView(
             intro: l("safety_trash_intro", ["days": l.number(configuration.trashDays)]),
             items: items.map { item in
@@ -49,7 +46,7 @@ struct TrashController: Sendable, CatalogWriting {
         try pages.requireCSRF(context, formToken: form["csrf_token"])
         let l = context.localizer
         let password = form["password"] ?? ""
-        if configuration.api.dialect == .v1, password.isEmpty {
+        if writer.dialect.productPasswords, password.isEmpty {
             throw PageFailure(status: 422, heading: "safety_restore_failed_heading", message: "safety_restore_password_needed")
         }
         return try await restores.run(oldID) { [self] in
@@ -64,25 +61,24 @@ struct TrashController: Sendable, CatalogWriting {
                 throw PageFailure(status: 409, heading: "safety_restore_failed_heading", message: "safety_restore_files_missing",
                                   arguments: ["file": file])
             }
-            let product = try await registerSaved(kept.product.values, images: kept.images, password: password, l)
+            let product = try await registerSaved(kept.product.values, images: kept.images, password: password,
+                                                  by: .init(context, request), l) { product in
+                .init(action: "restore", changes: [.init(field: "id", old: String(oldID), new: String(product.id))], detail: product.name)
+            }
             try await trash.markRestored(oldID, as: product.id)
             await safetyFiles.remove(area: TrashKeeper.trashArea, folder: item.folder)
-            await catalogRecord(product)
-            await activity.record(ActivityEntry(context, request, action: "restore", productID: product.id,
-                                                changes: [.init(field: "id", old: String(oldID), new: String(product.id))],
-                                                detail: product.name))
             return pages.redirect(to: "/products/\(product.id)", flash: l("safety_flash_restored", ["name": product.name]))
         }
     }
 
     /// Registers saved values and images in the dialect's way; a rule the values break, or the
     /// API's refusal, is an error page (nothing was registered).
-    func registerSaved(_ values: ProductFormValues, images: [ImageUpload], password: String,
-                       _ l: Localizer) async throws -> ProductDetail {
+    func registerSaved(_ values: ProductFormValues, images: [ImageUpload], password: String, by requester: ProductWriter.Requester,
+                       _ l: Localizer, note: @escaping @Sendable (ProductDetail) -> ProductWriter.Note) async throws -> ProductDetail {
         var (parsed, issues) = values.parse()
         parsed.name = parsed.name.trimmingCharacters(in: .whitespacesAndNewlines)
         let outcome: ProductDetail
-        if configuration.api.dialect == .v1 {
+        if writer.dialect.productPasswords {
             let price = ProductFormController.wholeMoney(parsed.price, field: "price", code: "price_whole", into: &issues)
             let discount = parsed.discountedPrice > 0
                 ? ProductFormController.wholeMoney(parsed.discountedPrice, field: "discounted_price", code: "discount_whole", into: &issues) : nil
@@ -92,7 +88,7 @@ struct TrashController: Sendable, CatalogWriting {
             issues = ProductFormController.merged(issues, item.validate())
             try Self.refuse(issues, l)
             do throws(OpenMarketError) {
-                outcome = try await client.v1Register(item).productDetail
+                outcome = try await writer.create(item, by: requester, note: note)
             } catch {
                 throw PageFailure(error, retryURL: nil)
             }
@@ -103,11 +99,10 @@ struct TrashController: Sendable, CatalogWriting {
             issues = ProductFormController.merged(issues, draft.validate())
             try Self.refuse(issues, l)
             do throws(OpenMarketError) {
-                outcome = try await client.create(draft)
+                outcome = try await writer.create(draft, by: requester, note: note)
             } catch {
                 throw PageFailure(error, retryURL: nil)
             }
-            await vendor.learn(outcome.vendorID)
         }
         return outcome
     }

@@ -39,8 +39,9 @@ struct ProductFormController: Sendable, CatalogWriting {
     let pages: Pages
     let configuration: PanelConfiguration
     let client: OpenMarketClient
-    let catalog: CatalogSync
-    let catalogDatabase: CatalogDatabase
+    let catalog: CatalogService
+    /// Every product write: the API, the copy, the activity row, the trash keep.
+    let writer: ProductWriter
     let transport: any HTTPTransport
     let presenter: ProductPresenter
     let media: MediaLinks
@@ -48,7 +49,6 @@ struct ProductFormController: Sendable, CatalogWriting {
     let staging: StagedUploads
     let spoolDirectory: URL
     let vendor: VendorIdentity
-    let activity: ActivityLog
     let imageStager: ImageStager
     let draftSaving: DraftSaving
 
@@ -71,7 +71,7 @@ struct ProductFormController: Sendable, CatalogWriting {
             form.draft = DraftButtonView(id: state.draftID.map { HiddenValueView(value: String($0)) },
                                          label: l("safety_draft_save"))
         }
-        let v1 = configuration.api.dialect == .v1
+        let v1 = writer.dialect.productPasswords
         form.isV1 = v1
         form.imagesRequired = productID == nil && (state.staged?.images.isEmpty ?? true)
         form.passwordHint = l(productID == nil ? "form_password_hint_register" : "form_password_hint_edit")

@@ -31,12 +31,12 @@ extension ProductFormController {
         state.draftID = form.fields["draft_id"].flatMap { Int($0) }
         guard issues.isEmpty else { return try registerPage(state, context: context, status: 422) }
         do throws(OpenMarketError) {
-            let product = try await client.v1Register(item)
+            let product = try await writer.create(item, by: .init(context, request)) { product in
+                .init(action: "register", detail: ActivityDetail("registered", ["product_name": product.name]).stored)
+            }
             if let staged { await staging.discard(token: staged.token) }
             await draftSaving.finishDraft(form)
-            await activity.record(ActivityEntry(context, request, action: "register", productID: product.id,
-                                                detail: ActivityDetail("registered", ["product_name": product.title]).stored))
-            return pages.redirect(to: "/products/\(product.id)", flash: l("flash_registered", ["name": product.title]))
+            return pages.redirect(to: "/products/\(product.id)", flash: l("flash_registered", ["name": product.name]))
         } catch {
             let status = try ProductFormSubmission.register.show(error, on: &state, l)
             return try registerPage(state, context: context, status: status)
@@ -118,20 +118,21 @@ extension ProductFormController {
             attempt = reserved
         }
         do throws(OpenMarketError) {
-            let updated: V1ItemDetail
+            let updated: ProductDetail
+            let fieldChanges = Self.v1ActivityChanges(changes, from: current)
             do throws(OpenMarketError) {
-                updated = try await client.v1Edit(id: id, changes)
+                updated = try await writer.update(id, changes, by: .init(context, request)) { updated in
+                    .init(action: "edit", changes: fieldChanges,
+                          detail: ActivityDetail("edited", ["product_name": DisplayBounds.name(updated.name),
+                                                            "currency": updated.currency.rawValue]).stored)
+                }
             } catch {
                 if case .unauthorized = error {} else { await attempt.release() }
                 throw error
             }
             await attempt.release()
             if let staged { await staging.discard(token: staged.token) }
-            await activity.record(ActivityEntry(context, request, action: "edit", productID: id,
-                                                changes: Self.v1ActivityChanges(changes, from: current),
-                                                detail: ActivityDetail("edited", ["product_name": DisplayBounds.name(updated.title),
-                                                                                  "currency": updated.currency.rawValue]).stored))
-            return pages.redirect(to: "/products/\(id)", flash: l("flash_saved", ["name": DisplayBounds.name(updated.title)]))
+            return pages.redirect(to: "/products/\(id)", flash: l("flash_saved", ["name": DisplayBounds.name(updated.name)]))
         } catch .unauthorized {
             switch await attempt.commitWrongPassword() {
             case .paused(let wait):
