@@ -16,8 +16,10 @@ struct ActivityController: Sendable {
     /// The sales a bulk 즉시할인 run booked, for the run's "cancel all".
     let sales: SaleStore
 
+    var activityRows: ActivityRows { ActivityRows(configuration: configuration, catalog: catalog, activity: activity) }
+
     /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
     static func register(on routes: inout RouteTable) {
-        routes.get("/activity", .viewer, page: \.activityController) { try await $0.activityPage($1, $2) }
+        routes.get("/activity", .viewer, page: \.controllers.activityController) { try await $0.activityPage($1, $2) }
     }
 }

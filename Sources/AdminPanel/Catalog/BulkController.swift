@@ -17,13 +17,14 @@ struct BulkController: Sendable {
     let bulkGauge: ConcurrencyGauge
     let activity: ActivityLog
     let saleScheduler: SaleScheduler
-    let catalogController: CatalogController
+    /// The product list, shown again when a bulk action is refused (`CatalogController.listPage`).
+    let listPage: @Sendable (HTTPRequest, PanelContext, BulkRefusal?) async throws -> HTTPResponse
     let saleSections: SaleSections
-    let mediaController: MediaController
+    let mediaEviction: MediaEviction
 
     /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
     static func register(on routes: inout RouteTable) {
         routes.post("/products/bulk", .editor, bodyLimit: .bytes(64 * 1024),
-                    page: \.bulkController) { try await $0.bulkAction($1, $2) }
+                    page: \.controllers.bulkController) { try await $0.bulkAction($1, $2) }
     }
 }

@@ -32,12 +32,12 @@ struct CatalogController: Sendable {
 
     /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
     static func register(on routes: inout RouteTable) {
-        routes.get("/products", .viewer, page: \.catalogController) { try await $0.listPage($1, $2) }
-        routes.get("/products/refresh", .viewer, page: \.catalogController) { try await $0.refreshCatalog($1, $2) }
-        routes.get("/products/export.csv", .viewer, page: \.catalogController) { try await $0.exportCatalog($1, $2) }
-        routes.get("/products/export.xlsx", .viewer, page: \.catalogController) { try await $0.exportWorkbook($1, $2) }
-        routes.get("/products/export-edit.csv", .editor, page: \.catalogController) { try await $0.exportForEditing($1, $2) }
-        routes.get("/products/export-edit.xlsx", .editor, page: \.catalogController) { try await $0.exportWorkbookForEditing($1, $2) }
-        routes.get("/products/newest.json", .viewer, plain: \.catalogController) { try await $0.newestProduct($1, $2) }
+        routes.get("/products", .viewer, page: \.controllers.catalogController) { try await $0.listPage($1, $2) }
+        routes.get("/products/refresh", .viewer, page: \.controllers.catalogController) { try await $0.refreshCatalog($1, $2) }
+        routes.get("/products/export.csv", .viewer, page: \.controllers.catalogController) { try await $0.exportCatalog($1, $2) }
+        routes.get("/products/export.xlsx", .viewer, page: \.controllers.catalogController) { try await $0.exportWorkbook($1, $2) }
+        routes.get("/products/export-edit.csv", .editor, page: \.controllers.catalogController) { try await $0.exportForEditing($1, $2) }
+        routes.get("/products/export-edit.xlsx", .editor, page: \.controllers.catalogController) { try await $0.exportWorkbookForEditing($1, $2) }
+        routes.get("/products/newest.json", .viewer, plain: \.controllers.catalogController) { try await $0.newestProduct($1, $2) }
     }
 }

@@ -12,6 +12,6 @@ struct LiveController: Sendable {
 
     /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
     static func register(on routes: inout RouteTable) {
-        routes.get("/events", .viewer, plain: \.liveController) { await $0.events($1, $2) }
+        routes.get("/events", .viewer, plain: \.controllers.liveController) { await $0.events($1, $2) }
     }
 }

@@ -17,7 +17,7 @@ struct MediaController: Sendable {
 
     /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
     static func register(on routes: inout RouteTable) {
-        routes.get("/uploads/{token}/{image}", .viewer, page: \.mediaController) { try await $0.stagedPreview($1, $2) }
-        routes.get("/media/{path...}", .viewer, plain: \.mediaController) { try await $0.mediaFile($1, $2) }
+        routes.get("/uploads/{token}/{image}", .viewer, page: \.controllers.mediaController) { try await $0.stagedPreview($1, $2) }
+        routes.get("/media/{path...}", .viewer, plain: \.controllers.mediaController) { try await $0.mediaFile($1, $2) }
     }
 }

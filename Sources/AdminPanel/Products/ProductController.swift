@@ -16,14 +16,15 @@ struct ProductController: Sendable, CatalogWriting {
     let presenter: ProductPresenter
     let deleteGate: AttemptGate
     let vendor: VendorIdentity
-    let activityController: ActivityController
+    let history: ActivityRows
+    let people: PeopleStore
     let saleSections: SaleSections
     let trashKeeper: TrashKeeper
-    let mediaController: MediaController
+    let mediaEviction: MediaEviction
 
-    /// The product's recent changes (`ActivityController`).
+    /// The product's recent changes (`ActivityRows`).
     func productHistory(_ id: Int, _ l: Localizer) async -> ProductHistoryView? {
-        await activityController.productHistory(id, l)
+        await history.productHistory(id, l)
     }
 
     /// The product's scheduled discounts and their form (`SaleSections`).
@@ -33,9 +34,9 @@ struct ProductController: Sendable, CatalogWriting {
 
     /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
     static func register(on routes: inout RouteTable) {
-        routes.get("/products/{id}", .viewer, page: \.productController) { try await $0.detailPage($1, $2) }
-        routes.get("/products/{id}/delete", .editor, page: \.productController) { try await $0.deletePrompt($1, $2) }
+        routes.get("/products/{id}", .viewer, page: \.controllers.productController) { try await $0.detailPage($1, $2) }
+        routes.get("/products/{id}/delete", .editor, page: \.controllers.productController) { try await $0.deletePrompt($1, $2) }
         routes.post("/products/{id}/delete", .editor, bodyLimit: .bytes(16 * 1024),
-                    page: \.productController) { try await $0.deleteProduct($1, $2) }
+                    page: \.controllers.productController) { try await $0.deleteProduct($1, $2) }
     }
 }

@@ -21,8 +21,8 @@ struct RevertController: Sendable, CatalogWriting {
     /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
     static func register(on routes: inout RouteTable) {
         routes.post("/activity/bulk/{run}/revert", .editor, bodyLimit: .bytes(16 * 1024),
-                    page: \.revertController) { try await $0.revertBulkRun($1, $2) }
+                    page: \.controllers.revertController) { try await $0.revertBulkRun($1, $2) }
         routes.post("/activity/{id}/revert", .editor, bodyLimit: .bytes(16 * 1024),
-                    page: \.revertController) { try await $0.revertRow($1, $2) }
+                    page: \.controllers.revertController) { try await $0.revertRow($1, $2) }
     }
 }

@@ -17,7 +17,8 @@ struct SalesController: Sendable {
     let sales: SaleStore
     let saleScheduler: SaleScheduler
     let activity: ActivityLog
-    let productController: ProductController
+    /// The product page, shown again with a refused sale form (`ProductController.detailPage`).
+    let detailPage: @Sendable (HTTPRequest, PanelContext, SaleFormState?) async throws -> HTTPResponse
     let saleSections: SaleSections
 
     // MARK: GET /sales
@@ -90,7 +91,7 @@ struct SalesController: Sendable {
             let flash = l("sales_flash_scheduled", ["discount": text.discount(sale), "period": text.period(sale.start, sale.end)])
             return pages.redirect(to: "/products/\(id)", flash: flash)
         case .failure(let refusal):
-            return try await productController.detailPage(request, context, saleForm: SaleFormState(values: values, errors: refusal.messages(text)))
+            return try await detailPage(request, context, SaleFormState(values: values, errors: refusal.messages(text)))
         }
     }
 
@@ -124,12 +125,12 @@ struct SalesController: Sendable {
 
     /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
     static func register(on routes: inout RouteTable) {
-        routes.get("/sales", .viewer, page: \.salesController) { try await $0.salesPage($1, $2) }
+        routes.get("/sales", .viewer, page: \.controllers.salesController) { try await $0.salesPage($1, $2) }
         routes.post("/products/{id}/sales", .editor, bodyLimit: .bytes(16 * 1024),
-                    page: \.salesController) { try await $0.scheduleSale($1, $2) }
+                    page: \.controllers.salesController) { try await $0.scheduleSale($1, $2) }
         routes.post("/sales/{id}/cancel", .editor, bodyLimit: .bytes(16 * 1024),
-                    page: \.salesController) { try await $0.cancelSale($1, $2) }
+                    page: \.controllers.salesController) { try await $0.cancelSale($1, $2) }
         routes.post("/sales/runs/{run}/cancel", .editor, bodyLimit: .bytes(16 * 1024),
-                    page: \.salesController) { try await $0.cancelRun($1, $2) }
+                    page: \.controllers.salesController) { try await $0.cancelRun($1, $2) }
     }
 }

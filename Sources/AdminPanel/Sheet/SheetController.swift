@@ -51,8 +51,8 @@ struct SheetController: Sendable, CatalogWriting {
 
     /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
     static func register(on routes: inout RouteTable) {
-        routes.get("/products/sheet", .viewer, page: \.sheetController) { try await $0.sheetPage($1, $2) }
+        routes.get("/products/sheet", .viewer, page: \.controllers.sheetController) { try await $0.sheetPage($1, $2) }
         routes.post("/products/sheet", .editor, bodyLimit: .bytes(1024 * 1024),
-                    page: \.sheetController) { try await $0.saveSheet($1, $2) }
+                    page: \.controllers.sheetController) { try await $0.saveSheet($1, $2) }
     }
 }

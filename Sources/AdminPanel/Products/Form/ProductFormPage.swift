@@ -139,11 +139,11 @@ struct ProductFormController: Sendable, CatalogWriting {
 
     /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
     static func register(on routes: inout RouteTable) {
-        routes.post("/products", .editor, bodyLimit: .upload, page: \.productFormController) { try await $0.registerProduct($1, $2) }
-        routes.get("/products/{id}/duplicate", .editor, page: \.productFormController) { try await $0.duplicateForm($1, $2) }
-        routes.get("/products/new", .editor, page: \.productFormController) { try await $0.registerForm($1, $2) }
-        routes.get("/products/{id}/edit", .editor, page: \.productFormController) { try await $0.editForm($1, $2) }
+        routes.post("/products", .editor, bodyLimit: .upload, page: \.controllers.productFormController) { try await $0.registerProduct($1, $2) }
+        routes.get("/products/{id}/duplicate", .editor, page: \.controllers.productFormController) { try await $0.duplicateForm($1, $2) }
+        routes.get("/products/new", .editor, page: \.controllers.productFormController) { try await $0.registerForm($1, $2) }
+        routes.get("/products/{id}/edit", .editor, page: \.controllers.productFormController) { try await $0.editForm($1, $2) }
         routes.post("/products/{id}/edit", .editor, bodyLimit: .productEdit,
-                    page: \.productFormController) { try await $0.updateProduct($1, $2) }
+                    page: \.controllers.productFormController) { try await $0.updateProduct($1, $2) }
     }
 }
