@@ -4,7 +4,7 @@ import OpenMarketCore
 
 /// `/activity` (who changed what) and the product page's history, with their revert forms.
 ///
-/// Handlers: `ActivityPage.swift`, `ActivityRevertForms.swift`. `PanelApp` builds it with the
+/// Handlers: `ActivityPage.swift`, `ActivityRevertForms.swift`. `PanelControllers` builds it with the
 /// dependencies below.
 struct ActivityController: Sendable {
     let pages: Pages

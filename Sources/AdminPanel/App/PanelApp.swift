@@ -4,9 +4,10 @@ import HTTPClient
 import HTTPServer
 import OpenMarketCore
 
-/// The wiring of the panel: builds the stores and services from the configuration, then one
-/// controller per concept with the dependencies it uses, and the router (`Routes.swift`: the
-/// routes each controller registers, inside the guards). No handler lives here.
+/// The wiring of the panel: builds, once at start, the stores, the upload folders, the upstream
+/// side and the page plumbing from the configuration, then the controllers (`PanelControllers`),
+/// and the router (`Routes.swift`: the routes each controller registers, inside the guards). No
+/// handler lives here.
 final class PanelApp: Sendable {
     let configuration: PanelConfiguration
     /// The database and the stores over its tables.

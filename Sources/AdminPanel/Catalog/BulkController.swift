@@ -5,7 +5,7 @@ import OpenMarketCore
 /// `POST /products/bulk`: one action on the chosen products (price, stock, discount, delete), and its
 /// result page.
 ///
-/// Handlers: `BulkPage.swift`, `SaleBulk.swift`. `PanelApp` builds it with the dependencies below.
+/// Handlers: `BulkPage.swift`, `SaleBulk.swift`. `PanelControllers` builds it with the dependencies below.
 struct BulkController: Sendable {
     let pages: Pages
     let configuration: PanelConfiguration

@@ -7,7 +7,7 @@ import OpenMarketCore
 /// `/products/export.xlsx`, the export for editing (`/products/export-edit.csv`, `.xlsx`) and
 /// `/products/newest.json`.
 ///
-/// Handlers: `ListPage.swift`, `CatalogPages.swift`, `EditExportPages.swift`. `PanelApp` builds it with the dependencies below.
+/// Handlers: `ListPage.swift`, `CatalogPages.swift`, `EditExportPages.swift`. `PanelControllers` builds it with the dependencies below.
 struct CatalogController: Sendable {
     let pages: Pages
     let configuration: PanelConfiguration

@@ -5,7 +5,7 @@ import OpenMarketCore
 
 /// `/products/import…`: a spreadsheet previewed, then applied row by row.
 ///
-/// Handlers: `ImportPages.swift`, `ImportApply.swift`, `ImportRendering.swift`, `ImportCorrections.swift`. `PanelApp` builds it
+/// Handlers: `ImportPages.swift`, `ImportApply.swift`, `ImportRendering.swift`, `ImportCorrections.swift`. `PanelControllers` builds it
 /// with the dependencies below.
 struct ImportController: Sendable, CatalogWriting {
     let pages: Pages

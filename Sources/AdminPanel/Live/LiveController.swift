@@ -4,7 +4,7 @@ import HTTPServer
 /// `GET /events`: the live stream of product changes (and, with `?product={id}`, who else has
 /// that product open) for anyone who may see the catalog.
 ///
-/// Handler: `LiveEvents.swift`. `PanelApp` builds it with the dependencies below.
+/// Handler: `LiveEvents.swift`. `PanelControllers` builds it with the dependencies below.
 struct LiveController: Sendable {
     let live: LiveStreams
     let sessions: SessionStore

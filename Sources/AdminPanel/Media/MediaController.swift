@@ -4,7 +4,7 @@ import OpenMarketCore
 
 /// `/media/…` (product images through the panel, cached) and `/uploads/{token}/{image}` (staged previews).
 ///
-/// Handlers: `MediaProxy.swift`, `StagedUploadPreview.swift`. `PanelApp` builds it with the
+/// Handlers: `MediaProxy.swift`, `StagedUploadPreview.swift`. `PanelControllers` builds it with the
 /// dependencies below.
 struct MediaController: Sendable {
     let pages: Pages

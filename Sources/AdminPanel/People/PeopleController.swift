@@ -6,7 +6,7 @@ import OpenMarketCore
 /// (first owner, invited people), `/account` (one's own password and sessions).
 ///
 /// Handlers: `PeoplePage.swift`, `SetupPages.swift`, `AccountPage.swift`, `ColleagueAddress.swift`.
-/// `PanelApp` builds it with the dependencies below.
+/// `PanelControllers` builds it with the dependencies below.
 struct PeopleController: Sendable {
     let pages: Pages
     let configuration: PanelConfiguration

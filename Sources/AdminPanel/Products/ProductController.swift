@@ -5,7 +5,7 @@ import OpenMarketCore
 
 /// `/products/{id}` (the product page) and `/products/{id}/delete` (the confirmation and the delete).
 ///
-/// Handlers: `DetailPage.swift`, `DeletePage.swift`. `PanelApp` builds it with the dependencies below.
+/// Handlers: `DetailPage.swift`, `DeletePage.swift`. `PanelControllers` builds it with the dependencies below.
 struct ProductController: Sendable, CatalogWriting {
     let pages: Pages
     let configuration: PanelConfiguration

@@ -5,7 +5,7 @@ import OpenMarketCore
 /// `POST /activity/{id}/revert` and `POST /activity/bulk/{run}/revert`: a change from the activity log
 /// undone.
 ///
-/// Handlers: `RevertPages.swift`, `RevertRunner.swift`. `PanelApp` builds it with the dependencies below.
+/// Handlers: `RevertPages.swift`, `RevertRunner.swift`. `PanelControllers` builds it with the dependencies below.
 struct RevertController: Sendable, CatalogWriting {
     let pages: Pages
     let configuration: PanelConfiguration

@@ -5,7 +5,7 @@ import OpenMarketCore
 /// `GET /products/sheet` and `POST /products/sheet`: many products' name, price, discount and
 /// stock on one screen, saved at once (what Smart Store calls 일괄수정).
 ///
-/// Handlers: `SheetPage.swift`, `SheetSave.swift`. `PanelApp` builds it with the dependencies below.
+/// Handlers: `SheetPage.swift`, `SheetSave.swift`. `PanelControllers` builds it with the dependencies below.
 struct SheetController: Sendable, CatalogWriting {
     let pages: Pages
     let configuration: PanelConfiguration
