@@ -8,13 +8,16 @@ import OpenMarketCore
 /// dependencies below.
 struct ActivityController: Sendable {
     let pages: Pages
-    let configuration: PanelConfiguration
     let people: PeopleStore
-    let catalog: CatalogService
+    let upstream: Upstream
     let activity: ActivityLog
-    let dialect: any PanelDialect
     /// The sales a bulk 즉시할인 run booked, for the run's "cancel all".
     let sales: SaleStore
+
+    // Parts of the groups it holds, under the names its handlers use.
+    var configuration: PanelConfiguration { pages.configuration }
+    var catalog: CatalogService { upstream.catalogService }
+    var dialect: any PanelDialect { upstream.dialect }
 
     var activityRows: ActivityRows { ActivityRows(configuration: configuration, catalog: catalog, activity: activity) }
 

@@ -52,12 +52,12 @@ struct PanelControllers: Sendable {
     init(_ parts: Parts) throws {
         let configuration = parts.configuration, pages = parts.pages, stores = parts.stores
         let client = parts.upstream.client, transport = parts.upstream.transport, dialect = parts.upstream.dialect
-        let vendor = parts.upstream.vendor, catalogService = parts.upstream.catalogService, writer = parts.upstream.writer
+        let writer = parts.upstream.writer
         let staging = parts.uploads.staging, spoolDirectory = parts.uploads.spoolDirectory
         let presenter = parts.presenter, media = parts.media, deleteGate = parts.deleteGate
         let safetyFiles = stores.safetyFiles, activity = stores.activity, people = stores.people, sessions = stores.sessions
         trashKeeper = parts.trashKeeper
-        mediaController = MediaController(pages: pages, configuration: configuration, transport: transport,
+        mediaController = MediaController(pages: pages, transport: transport,
                                           media: media, staging: staging, mediaCache: parts.mediaCache,
                                           mediaFetches: parts.mediaFetches)
         staticController = StaticController(configuration: configuration, staticFiles: parts.staticFiles,
@@ -68,56 +68,48 @@ struct PanelControllers: Sendable {
         let mediaEviction = MediaEviction(media: media, mediaCache: parts.mediaCache)
         let imageStager = ImageStager(staging: staging, photoWorkers: ImageStager.makePhotoWorkers())
         saleSections = SaleSections(configuration: configuration, sales: stores.sales, dialect: dialect)
-        activityController = ActivityController(pages: pages, configuration: configuration, people: people,
-                                                catalog: catalogService, activity: activity, dialect: dialect, sales: stores.sales)
+        activityController = ActivityController(pages: pages, people: people,
+                                                upstream: parts.upstream, activity: activity, sales: stores.sales)
         let draftSaving = DraftSaving(pages: pages, configuration: configuration, staging: staging, drafts: stores.drafts,
                                       safetyFiles: safetyFiles)
-        sessionController = SessionController(pages: pages, configuration: configuration, sessions: sessions,
+        sessionController = SessionController(pages: pages, sessions: sessions,
                                               people: people, hasher: parts.hasher, signInGate: parts.signInGate,
                                               activity: activity)
-        peopleController = PeopleController(pages: pages, configuration: configuration, sessions: sessions,
+        peopleController = PeopleController(pages: pages, sessions: sessions,
                                             people: people, hasher: parts.hasher, signInGate: parts.signInGate,
                                             setupToken: parts.setupToken, activity: activity, dialect: dialect,
                                             listeningPort: parts.listeningPort)
-        productController = ProductController(pages: pages, configuration: configuration, client: client,
-                                              catalog: catalogService, writer: writer, presenter: presenter,
-                                              deleteGate: deleteGate, vendor: vendor, history: activityController.activityRows, people: people,
+        productController = ProductController(pages: pages, upstream: parts.upstream, presenter: presenter,
+                                              deleteGate: deleteGate, history: activityController.activityRows, people: people,
                                               saleSections: saleSections, trashKeeper: trashKeeper,
                                               mediaEviction: mediaEviction)
-        productFormController = ProductFormController(pages: pages, configuration: configuration, client: client,
-                                                      catalog: catalogService, writer: writer,
-                                                      transport: transport, presenter: presenter, media: media,
-                                                      deleteGate: deleteGate, staging: staging,
-                                                      spoolDirectory: spoolDirectory, vendor: vendor,
+        productFormController = ProductFormController(pages: pages, upstream: parts.upstream, presenter: presenter, media: media,
+                                                      deleteGate: deleteGate, staging: staging, spoolDirectory: spoolDirectory,
                                                       imageStager: imageStager, draftSaving: draftSaving)
-        draftController = DraftController(pages: pages, configuration: configuration, staging: staging, drafts: stores.drafts,
+        draftController = DraftController(pages: pages, staging: staging, drafts: stores.drafts,
                                           safetyFiles: safetyFiles,
                                           registerPage: { [productFormController] in try productFormController.registerPage($0, context: $1, status: $2) })
-        catalogController = CatalogController(pages: pages, configuration: configuration, client: client,
-                                              presenter: presenter, vendor: vendor, catalog: catalogService,
-                                              newestCheck: NewestProductCheck(client: client, maxAge: 5), saleSections: saleSections,
+        catalogController = CatalogController(pages: pages, upstream: parts.upstream,
+                                              presenter: presenter, newestCheck: NewestProductCheck(client: client, maxAge: 5),
+                                              saleSections: saleSections,
                                               workbook: CatalogWorkbook(directory: try parts.uploads.scratch.subfolder("exports")))
-        bulkController = BulkController(pages: pages, configuration: configuration, catalog: catalogService, writer: writer,
-                                        deleteGate: deleteGate, vendor: vendor, bulkGauge: parts.bulkGauge,
+        bulkController = BulkController(pages: pages, upstream: parts.upstream, deleteGate: deleteGate, bulkGauge: parts.bulkGauge,
                                         activity: activity, saleScheduler: parts.saleScheduler,
                                         listPage: { [catalogController] in try await catalogController.listPage($0, $1, refusal: $2) },
                                         saleSections: saleSections,
                                         mediaEviction: mediaEviction)
-        sheetController = SheetController(pages: pages, configuration: configuration, client: client, catalog: catalogService,
-                                          writer: writer, vendor: vendor, bulkGauge: parts.bulkGauge)
-        importController = ImportController(pages: pages, configuration: configuration, client: client,
-                                            catalog: catalogService, writer: writer, staging: staging,
-                                            spoolDirectory: spoolDirectory, vendor: vendor, imports: stores.imports,
+        sheetController = SheetController(pages: pages, upstream: parts.upstream, bulkGauge: parts.bulkGauge)
+        importController = ImportController(pages: pages, upstream: parts.upstream, staging: staging,
+                                            spoolDirectory: spoolDirectory, imports: stores.imports,
                                             imageStager: imageStager,
                                             outbound: Self.outboundClient(transport: transport, configuration: configuration))
-        trashController = TrashController(pages: pages, configuration: configuration, writer: writer, trash: stores.trash,
+        trashController = TrashController(pages: pages, writer: writer, trash: stores.trash,
                                           safetyFiles: safetyFiles, restores: KeyedQueue<Int>())
-        revertController = RevertController(pages: pages, configuration: configuration, client: client,
-                                            catalog: catalogService, writer: writer, presenter: presenter,
+        revertController = RevertController(pages: pages, upstream: parts.upstream, presenter: presenter,
                                             deleteGate: deleteGate, activity: activity, reverts: KeyedQueue<String>())
         liveController = LiveController(live: parts.live, sessions: sessions, people: people)
-        salesController = SalesController(pages: pages, configuration: configuration, client: client, vendor: vendor,
-                                          sales: stores.sales, saleScheduler: parts.saleScheduler, activity: activity,
+        salesController = SalesController(pages: pages, upstream: parts.upstream, sales: stores.sales,
+                                          saleScheduler: parts.saleScheduler, activity: activity,
                                           detailPage: { [productController] in try await productController.detailPage($0, $1, saleForm: $2) },
                                           saleSections: saleSections)
     }

@@ -8,12 +8,8 @@ import OpenMarketCore
 /// Handlers: `BulkPage.swift`, `SaleBulk.swift`. `PanelControllers` builds it with the dependencies below.
 struct BulkController: Sendable {
     let pages: Pages
-    let configuration: PanelConfiguration
-    let catalog: CatalogService
-    /// Every product write: the API, the copy, the activity row, the trash keep.
-    let writer: ProductWriter
+    let upstream: Upstream
     let deleteGate: AttemptGate
-    let vendor: VendorIdentity
     let bulkGauge: ConcurrencyGauge
     let activity: ActivityLog
     let saleScheduler: SaleScheduler
@@ -21,6 +17,13 @@ struct BulkController: Sendable {
     let listPage: @Sendable (HTTPRequest, PanelContext, BulkRefusal?) async throws -> HTTPResponse
     let saleSections: SaleSections
     let mediaEviction: MediaEviction
+
+    // Parts of the groups it holds, under the names its handlers use.
+    var configuration: PanelConfiguration { pages.configuration }
+    var catalog: CatalogService { upstream.catalogService }
+    /// Every product write: the API, the copy, the activity row, the trash keep.
+    var writer: ProductWriter { upstream.writer }
+    var vendor: VendorIdentity { upstream.vendor }
 
     /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
     static func register(on routes: inout RouteTable) {

@@ -10,14 +10,17 @@ import OpenMarketCore
 /// Handlers: `ListPage.swift`, `CatalogPages.swift`, `EditExportPages.swift`. `PanelControllers` builds it with the dependencies below.
 struct CatalogController: Sendable {
     let pages: Pages
-    let configuration: PanelConfiguration
-    let client: OpenMarketClient
+    let upstream: Upstream
     let presenter: ProductPresenter
-    let vendor: VendorIdentity
-    let catalog: CatalogService
     let newestCheck: NewestProductCheck
     let saleSections: SaleSections
     let workbook: CatalogWorkbook
+
+    // Parts of the groups it holds, under the names its handlers use.
+    var configuration: PanelConfiguration { pages.configuration }
+    var client: OpenMarketClient { upstream.client }
+    var catalog: CatalogService { upstream.catalogService }
+    var vendor: VendorIdentity { upstream.vendor }
 
     /// The cookie remembering the list's last view (list or grid).
     static let viewCookie = "om_view"

@@ -5,12 +5,14 @@ import OpenMarketCore
 /// `/drafts`: the team's drafts, one opened in the register form, one discarded.
 struct DraftController: Sendable {
     let pages: Pages
-    let configuration: PanelConfiguration
     let staging: StagedUploads
     let drafts: DraftStore
     let safetyFiles: SafetyFiles
     /// The register form, filled with a draft (`ProductFormController.registerPage`).
     let registerPage: @Sendable (ProductFormState, PanelContext, Int) throws -> HTTPResponse
+
+    // Parts of the groups it holds, under the names its handlers use.
+    var configuration: PanelConfiguration { pages.configuration }
 
     /// `GET /drafts`: the team's drafts, newest first; editors can open or discard each.
     func draftsPage(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {

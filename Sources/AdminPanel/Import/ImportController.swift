@@ -9,18 +9,21 @@ import OpenMarketCore
 /// with the dependencies below.
 struct ImportController: Sendable, CatalogWriting {
     let pages: Pages
-    let configuration: PanelConfiguration
-    let client: OpenMarketClient
-    let catalog: CatalogService
-    /// Every product write: the API, the copy, the activity row, the trash keep.
-    let writer: ProductWriter
+    let upstream: Upstream
     let staging: StagedUploads
     let spoolDirectory: URL
-    let vendor: VendorIdentity
     let imports: ImportService
     let imageStager: ImageStager
     /// The panel's client to the outside, for photos named by URL.
     let outbound: HTTPClient
+
+    // Parts of the groups it holds, under the names its handlers use.
+    var configuration: PanelConfiguration { pages.configuration }
+    var client: OpenMarketClient { upstream.client }
+    var catalog: CatalogService { upstream.catalogService }
+    /// Every product write: the API, the copy, the activity row, the trash keep.
+    var writer: ProductWriter { upstream.writer }
+    var vendor: VendorIdentity { upstream.vendor }
 
     /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
     static func register(on routes: inout RouteTable) {

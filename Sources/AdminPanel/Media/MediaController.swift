@@ -8,12 +8,14 @@ import OpenMarketCore
 /// dependencies below.
 struct MediaController: Sendable {
     let pages: Pages
-    let configuration: PanelConfiguration
     let transport: any HTTPTransport
     let media: MediaLinks
     let staging: StagedUploads
     let mediaCache: MediaCache
     let mediaFetches: SingleFlight<MediaController.MediaFetch>
+
+    // Parts of the groups it holds, under the names its handlers use.
+    var configuration: PanelConfiguration { pages.configuration }
 
     /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
     static func register(on routes: inout RouteTable) {

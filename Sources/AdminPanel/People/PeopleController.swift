@@ -9,7 +9,6 @@ import OpenMarketCore
 /// `PanelControllers` builds it with the dependencies below.
 struct PeopleController: Sendable {
     let pages: Pages
-    let configuration: PanelConfiguration
     let sessions: SessionStore
     let people: PeopleStore
     let hasher: PasswordHasher
@@ -18,6 +17,9 @@ struct PeopleController: Sendable {
     let activity: ActivityLog
     let dialect: any PanelDialect
     let listeningPort: ListeningPort
+
+    // Parts of the groups it holds, under the names its handlers use.
+    var configuration: PanelConfiguration { pages.configuration }
 
     /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
     static func register(on routes: inout RouteTable) {

@@ -8,19 +8,22 @@ import OpenMarketCore
 /// Handlers: `DetailPage.swift`, `DeletePage.swift`. `PanelControllers` builds it with the dependencies below.
 struct ProductController: Sendable, CatalogWriting {
     let pages: Pages
-    let configuration: PanelConfiguration
-    let client: OpenMarketClient
-    let catalog: CatalogService
-    /// Every product write: the API, the copy, the activity row, the trash keep.
-    let writer: ProductWriter
+    let upstream: Upstream
     let presenter: ProductPresenter
     let deleteGate: AttemptGate
-    let vendor: VendorIdentity
     let history: ActivityRows
     let people: PeopleStore
     let saleSections: SaleSections
     let trashKeeper: TrashKeeper
     let mediaEviction: MediaEviction
+
+    // Parts of the groups it holds, under the names its handlers use.
+    var configuration: PanelConfiguration { pages.configuration }
+    var client: OpenMarketClient { upstream.client }
+    var catalog: CatalogService { upstream.catalogService }
+    /// Every product write: the API, the copy, the activity row, the trash keep.
+    var writer: ProductWriter { upstream.writer }
+    var vendor: VendorIdentity { upstream.vendor }
 
     /// The product's recent changes (`ActivityRows`).
     func productHistory(_ id: Int, _ l: Localizer) async -> ProductHistoryView? {

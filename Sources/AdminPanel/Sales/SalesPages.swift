@@ -11,15 +11,18 @@ import OpenMarketCore
 /// `POST /sales/runs/{run}/cancel` (`SaleRunCancel.swift`).
 struct SalesController: Sendable {
     let pages: Pages
-    let configuration: PanelConfiguration
-    let client: OpenMarketClient
-    let vendor: VendorIdentity
+    let upstream: Upstream
     let sales: SaleStore
     let saleScheduler: SaleScheduler
     let activity: ActivityLog
     /// The product page, shown again with a refused sale form (`ProductController.detailPage`).
     let detailPage: @Sendable (HTTPRequest, PanelContext, SaleFormState?) async throws -> HTTPResponse
     let saleSections: SaleSections
+
+    // Parts of the groups it holds, under the names its handlers use.
+    var configuration: PanelConfiguration { pages.configuration }
+    var client: OpenMarketClient { upstream.client }
+    var vendor: VendorIdentity { upstream.vendor }
 
     // MARK: GET /sales
 

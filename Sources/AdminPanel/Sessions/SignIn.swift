@@ -5,12 +5,14 @@ import HTTPServer
 /// `/login` and `/logout`: sign-in with its attempt limits, and the session cookie.
 struct SessionController: Sendable {
     let pages: Pages
-    let configuration: PanelConfiguration
     let sessions: SessionStore
     let people: PeopleStore
     let hasher: PasswordHasher
     let signInGate: AttemptGate
     let activity: ActivityLog
+
+    // Parts of the groups it holds, under the names its handlers use.
+    var configuration: PanelConfiguration { pages.configuration }
 
     /// Only local paths may follow a sign-in (no open redirect to another site). Browsers drop
     /// tabs and line breaks from a URL, so `/<TAB>/evil.example` would become `//evil.example`:

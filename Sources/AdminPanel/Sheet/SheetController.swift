@@ -8,14 +8,17 @@ import OpenMarketCore
 /// Handlers: `SheetPage.swift`, `SheetSave.swift`. `PanelControllers` builds it with the dependencies below.
 struct SheetController: Sendable, CatalogWriting {
     let pages: Pages
-    let configuration: PanelConfiguration
-    let client: OpenMarketClient
-    let catalog: CatalogService
-    /// Every product write: the API, the copy, the activity row, the trash keep.
-    let writer: ProductWriter
-    let vendor: VendorIdentity
+    let upstream: Upstream
     /// Shared with bulk actions: a sheet's save is a bulk run of its own kind.
     let bulkGauge: ConcurrencyGauge
+
+    // Parts of the groups it holds, under the names its handlers use.
+    var configuration: PanelConfiguration { pages.configuration }
+    var client: OpenMarketClient { upstream.client }
+    var catalog: CatalogService { upstream.catalogService }
+    /// Every product write: the API, the copy, the activity row, the trash keep.
+    var writer: ProductWriter { upstream.writer }
+    var vendor: VendorIdentity { upstream.vendor }
 
     /// The sheet's page sizes: the list's, and 200 for a whole stock count on one screen.
     static let pageSizes = CatalogQuery.pageSizes + [200]

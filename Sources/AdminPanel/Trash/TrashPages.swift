@@ -5,12 +5,14 @@ import OpenMarketCore
 /// `/trash`: deleted products kept by the panel, and restoring one.
 struct TrashController: Sendable {
     let pages: Pages
-    let configuration: PanelConfiguration
     /// Every product write: the API, the copy, the activity row, the trash keep.
     let writer: ProductWriter
     let trash: TrashStore
     let safetyFiles: SafetyFiles
     let restores: KeyedQueue<Int>
+
+    // Parts of the groups it holds, under the names its handlers use.
+    var configuration: PanelConfiguration { pages.configuration }
 
     /// `GET /trash`: every product the panel deleted and kept, newest first, for everyone signed
     /// in; editors get a restore form on each (in v1 with a field for the new product password).

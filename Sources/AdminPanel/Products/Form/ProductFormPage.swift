@@ -37,20 +37,23 @@ struct FieldChange: Sendable, Equatable {
 /// `EditPage.swift`, `DuplicatePage.swift` and `V1/V1Forms.swift`.
 struct ProductFormController: Sendable, CatalogWriting {
     let pages: Pages
-    let configuration: PanelConfiguration
-    let client: OpenMarketClient
-    let catalog: CatalogService
-    /// Every product write: the API, the copy, the activity row, the trash keep.
-    let writer: ProductWriter
-    let transport: any HTTPTransport
+    let upstream: Upstream
     let presenter: ProductPresenter
     let media: MediaLinks
     let deleteGate: AttemptGate
     let staging: StagedUploads
     let spoolDirectory: URL
-    let vendor: VendorIdentity
     let imageStager: ImageStager
     let draftSaving: DraftSaving
+
+    // Parts of the groups it holds, under the names its handlers use.
+    var configuration: PanelConfiguration { pages.configuration }
+    var client: OpenMarketClient { upstream.client }
+    var catalog: CatalogService { upstream.catalogService }
+    /// Every product write: the API, the copy, the activity row, the trash keep.
+    var writer: ProductWriter { upstream.writer }
+    var vendor: VendorIdentity { upstream.vendor }
+    var transport: any HTTPTransport { upstream.transport }
 
     /// The form of `product_new` / `product_edit` (both include `product_form`).
     func formView(_ state: ProductFormState, editing productID: Int?, csrfToken: String, _ l: Localizer) -> ProductFormView {
