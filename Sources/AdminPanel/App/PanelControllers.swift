@@ -53,7 +53,7 @@ struct PanelControllers: Sendable {
         let configuration = parts.configuration, pages = parts.pages, stores = parts.stores
         let client = parts.upstream.client, transport = parts.upstream.transport, dialect = parts.upstream.dialect
         let writer = parts.upstream.writer
-        let staging = parts.uploads.staging, spoolDirectory = parts.uploads.spoolDirectory
+        let staging = parts.uploads.staging
         let presenter = parts.presenter, media = parts.media, deleteGate = parts.deleteGate
         let safetyFiles = stores.safetyFiles, activity = stores.activity, people = stores.people, sessions = stores.sessions
         trashKeeper = parts.trashKeeper
@@ -72,19 +72,18 @@ struct PanelControllers: Sendable {
                                                 upstream: parts.upstream, activity: activity, sales: stores.sales)
         let draftSaving = DraftSaving(pages: pages, configuration: configuration, staging: staging, drafts: stores.drafts,
                                       safetyFiles: safetyFiles)
-        sessionController = SessionController(pages: pages, sessions: sessions,
-                                              people: people, hasher: parts.hasher, signInGate: parts.signInGate,
-                                              activity: activity)
-        peopleController = PeopleController(pages: pages, sessions: sessions,
-                                            people: people, hasher: parts.hasher, signInGate: parts.signInGate,
-                                            setupToken: parts.setupToken, activity: activity, dialect: dialect,
+        let sessionStart = SessionStart(sessions: sessions, people: people, activity: activity)
+        sessionController = SessionController(pages: pages, sessionStart: sessionStart, hasher: parts.hasher,
+                                              signInGate: parts.signInGate)
+        peopleController = PeopleController(pages: pages, sessionStart: sessionStart, hasher: parts.hasher,
+                                            signInGate: parts.signInGate, setupToken: parts.setupToken, dialect: dialect,
                                             listeningPort: parts.listeningPort)
         productController = ProductController(pages: pages, upstream: parts.upstream, presenter: presenter,
                                               deleteGate: deleteGate, history: activityController.activityRows, people: people,
                                               saleSections: saleSections, trashKeeper: trashKeeper,
                                               mediaEviction: mediaEviction)
         productFormController = ProductFormController(pages: pages, upstream: parts.upstream, presenter: presenter, media: media,
-                                                      deleteGate: deleteGate, staging: staging, spoolDirectory: spoolDirectory,
+                                                      deleteGate: deleteGate, uploads: parts.uploads,
                                                       imageStager: imageStager, draftSaving: draftSaving)
         draftController = DraftController(pages: pages, staging: staging, drafts: stores.drafts,
                                           safetyFiles: safetyFiles,
@@ -99,8 +98,8 @@ struct PanelControllers: Sendable {
                                         saleSections: saleSections,
                                         mediaEviction: mediaEviction)
         sheetController = SheetController(pages: pages, upstream: parts.upstream, bulkGauge: parts.bulkGauge)
-        importController = ImportController(pages: pages, upstream: parts.upstream, staging: staging,
-                                            spoolDirectory: spoolDirectory, imports: stores.imports,
+        importController = ImportController(pages: pages, upstream: parts.upstream, uploads: parts.uploads,
+                                            imports: stores.imports,
                                             imageStager: imageStager,
                                             outbound: Self.outboundClient(transport: transport, configuration: configuration))
         trashController = TrashController(pages: pages, writer: writer, trash: stores.trash,
@@ -108,7 +107,7 @@ struct PanelControllers: Sendable {
         revertController = RevertController(pages: pages, upstream: parts.upstream, presenter: presenter,
                                             deleteGate: deleteGate, activity: activity, reverts: KeyedQueue<String>())
         liveController = LiveController(live: parts.live, sessions: sessions, people: people)
-        salesController = SalesController(pages: pages, upstream: parts.upstream, sales: stores.sales,
+        salesController = SalesController(pages: pages, upstream: parts.upstream,
                                           saleScheduler: parts.saleScheduler, activity: activity,
                                           detailPage: { [productController] in try await productController.detailPage($0, $1, saleForm: $2) },
                                           saleSections: saleSections)

@@ -10,8 +10,7 @@ import OpenMarketCore
 struct ImportController: Sendable, CatalogWriting {
     let pages: Pages
     let upstream: Upstream
-    let staging: StagedUploads
-    let spoolDirectory: URL
+    let uploads: UploadFolders
     let imports: ImportService
     let imageStager: ImageStager
     /// The panel's client to the outside, for photos named by URL.
@@ -19,6 +18,8 @@ struct ImportController: Sendable, CatalogWriting {
 
     // Parts of the groups it holds, under the names its handlers use.
     var configuration: PanelConfiguration { pages.configuration }
+    var staging: StagedUploads { uploads.staging }
+    var spoolDirectory: URL { uploads.spoolDirectory }
     var client: OpenMarketClient { upstream.client }
     var catalog: CatalogService { upstream.catalogService }
     /// Every product write: the API, the copy, the activity row, the trash keep.

@@ -9,17 +9,18 @@ import OpenMarketCore
 /// `PanelControllers` builds it with the dependencies below.
 struct PeopleController: Sendable {
     let pages: Pages
-    let sessions: SessionStore
-    let people: PeopleStore
+    let sessionStart: SessionStart
     let hasher: PasswordHasher
     let signInGate: AttemptGate
     let setupToken: String?
-    let activity: ActivityLog
     let dialect: any PanelDialect
     let listeningPort: ListeningPort
 
     // Parts of the groups it holds, under the names its handlers use.
     var configuration: PanelConfiguration { pages.configuration }
+    var sessions: SessionStore { sessionStart.sessions }
+    var people: PeopleStore { sessionStart.people }
+    var activity: ActivityLog { sessionStart.activity }
 
     /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
     static func register(on routes: inout RouteTable) {

@@ -12,7 +12,6 @@ import OpenMarketCore
 struct SalesController: Sendable {
     let pages: Pages
     let upstream: Upstream
-    let sales: SaleStore
     let saleScheduler: SaleScheduler
     let activity: ActivityLog
     /// The product page, shown again with a refused sale form (`ProductController.detailPage`).
@@ -21,6 +20,7 @@ struct SalesController: Sendable {
 
     // Parts of the groups it holds, under the names its handlers use.
     var configuration: PanelConfiguration { pages.configuration }
+    var sales: SaleStore { saleSections.sales }
     var client: OpenMarketClient { upstream.client }
     var vendor: VendorIdentity { upstream.vendor }
 

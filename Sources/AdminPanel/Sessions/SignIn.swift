@@ -5,14 +5,15 @@ import HTTPServer
 /// `/login` and `/logout`: sign-in with its attempt limits, and the session cookie.
 struct SessionController: Sendable {
     let pages: Pages
-    let sessions: SessionStore
-    let people: PeopleStore
+    let sessionStart: SessionStart
     let hasher: PasswordHasher
     let signInGate: AttemptGate
-    let activity: ActivityLog
 
     // Parts of the groups it holds, under the names its handlers use.
     var configuration: PanelConfiguration { pages.configuration }
+    var sessions: SessionStore { sessionStart.sessions }
+    var people: PeopleStore { sessionStart.people }
+    var activity: ActivityLog { sessionStart.activity }
 
     /// Only local paths may follow a sign-in (no open redirect to another site). Browsers drop
     /// tabs and line breaks from a URL, so `/<TAB>/evil.example` would become `//evil.example`:
@@ -66,7 +67,7 @@ struct SessionController: Sendable {
             return try await loginPage(context: context, name: name, next: next, alert: alert, status: 403)
         }
         await signInGate.release(ticket)
-        return try await SessionStart(sessions: sessions, people: people, activity: activity).startSession(for: person, request: request, redirectTo: next, detail: nil)
+        return try await sessionStart.startSession(for: person, request: request, redirectTo: next, detail: nil)
     }
 
     /// `POST /logout`: ends this session (and gives the browser a new form key, so forms of the

@@ -41,13 +41,14 @@ struct ProductFormController: Sendable, CatalogWriting {
     let presenter: ProductPresenter
     let media: MediaLinks
     let deleteGate: AttemptGate
-    let staging: StagedUploads
-    let spoolDirectory: URL
+    let uploads: UploadFolders
     let imageStager: ImageStager
     let draftSaving: DraftSaving
 
     // Parts of the groups it holds, under the names its handlers use.
     var configuration: PanelConfiguration { pages.configuration }
+    var staging: StagedUploads { uploads.staging }
+    var spoolDirectory: URL { uploads.spoolDirectory }
     var client: OpenMarketClient { upstream.client }
     var catalog: CatalogService { upstream.catalogService }
     /// Every product write: the API, the copy, the activity row, the trash keep.
