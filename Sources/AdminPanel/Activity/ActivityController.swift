@@ -4,20 +4,25 @@ import OpenMarketCore
 
 /// `/activity` (who changed what) and the product page's history, with their revert forms.
 ///
-/// Handlers: `ActivityPage.swift`, `ActivityRevertForms.swift`. `PanelApp` builds it with the
+/// Handlers: `ActivityPage.swift`, `ActivityRevertForms.swift`. `PanelControllers` builds it with the
 /// dependencies below.
 struct ActivityController: Sendable {
     let pages: Pages
-    let configuration: PanelConfiguration
     let people: PeopleStore
-    let catalog: CatalogService
+    let upstream: Upstream
     let activity: ActivityLog
-    let dialect: any PanelDialect
     /// The sales a bulk 즉시할인 run booked, for the run's "cancel all".
     let sales: SaleStore
 
+    // Parts of the groups it holds, under the names its handlers use.
+    var configuration: PanelConfiguration { pages.configuration }
+    var catalog: CatalogService { upstream.catalogService }
+    var dialect: any PanelDialect { upstream.dialect }
+
+    var activityRows: ActivityRows { ActivityRows(configuration: configuration, catalog: catalog, activity: activity) }
+
     /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
     static func register(on routes: inout RouteTable) {
-        routes.get("/activity", .viewer, page: \.activityController) { try await $0.activityPage($1, $2) }
+        routes.get("/activity", .viewer, page: \.controllers.activityController) { try await $0.activityPage($1, $2) }
     }
 }

@@ -3,7 +3,7 @@ import HTMLTemplates
 import HTTPServer
 
 /// `GET /activity?person=&action=&product=&page=`: the log, newest first, for every signed-in
-/// person; and the rows a product's detail page shows in its `data-history` section.
+/// person (how rows read: `ActivityRows`).
 extension ActivityController {
     func activityPage(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
         let context = context.withFormKey()
@@ -13,7 +13,7 @@ extension ActivityController {
         let product = request.query["product"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
         let pageNumber = min(10_000, max(1, request.query["page"].flatMap { Int($0) } ?? 1))
         let (rows, hasMore) = try await activity.list(.init(person: person, action: action, productID: product), page: pageNumber)
-        let presenter = activityPresenter(l, rows: rows)
+        let presenter = activityRows.activityPresenter(l, rows: rows)
 
         func link(page: Int) -> String {
             var items: [String] = []
@@ -37,26 +37,5 @@ extension ActivityController {
         view.newer = pageNumber > 1 ? LinkView(url: link(page: pageNumber - 1)) : nil
         view.older = hasMore ? LinkView(url: link(page: pageNumber + 1)) : nil
         return try pages.page(view, title: l("activity_heading"), context: context, section: .activity)
-    }
-
-    /// The latest rows about one product, for its detail page (nil when the log cannot be read:
-    /// the page still shows the product).
-    func productHistory(_ id: Int, _ l: Localizer) async -> ProductHistoryView? {
-        guard let (rows, hasMore) = try? await activity.list(.init(productID: id), page: 1, pageSize: 20) else { return nil }
-        let presenter = activityPresenter(l, rows: rows)
-        return ProductHistoryView(rows: rows.map(presenter.row), more: hasMore ? LinkView(url: "/activity?product=\(id)") : nil)
-    }
-
-    /// How rows read for `l`: in the panel's time zone, with the names of the products they are
-    /// about as the catalog copy knows them now.
-    func activityPresenter(_ l: Localizer, rows: [ActivityRecord]) -> ActivityRowPresenter {
-        let ids = Set(rows.compactMap(\.entry.productID))
-        var products: [Int: ActivityRowPresenter.Product] = [:]
-        if !ids.isEmpty {
-            for product in catalog.copy.snapshot().products where ids.contains(product.id) {
-                products[product.id] = .init(name: product.name, currency: product.currency)
-            }
-        }
-        return ActivityRowPresenter(localizer: l, timeZone: configuration.timeZone, products: products)
     }
 }

@@ -58,21 +58,21 @@ public final class AdminPanel: Sendable {
         let port = try server.start()
         app.listeningPort.value = port
         // Scheduled discounts: v2 only (v1 would need stored product passwords).
-        if app.saleSections.salesAvailable { Task { [scheduler = app.saleScheduler] in await scheduler.start() } }
+        if app.controllers.saleSections.salesAvailable { Task { [scheduler = app.saleScheduler] in await scheduler.start() } }
         // Staged uploads of abandoned forms expire even if nobody submits again.
-        let staging = app.staging
-        let activity = app.activity, days = app.configuration.activityDays, sessions = app.sessions
+        let staging = app.uploads.staging
+        let activity = app.stores.activity, days = app.configuration.activityDays, sessions = app.stores.sessions
         let app = app
-        let imports = app.imports, now = app.configuration.now
-        Task { [liveTicker, live = app.liveController] in await liveTicker.run(every: .seconds(1)) { await live.tick() } }
+        let imports = app.stores.imports, now = app.configuration.now
+        Task { [liveTicker, live = app.controllers.liveController] in await liveTicker.run(every: .seconds(1)) { await live.tick() } }
         Task { await activity.purge(olderThanDays: days) }
-        Task { await app.trashKeeper.sweepTrash() }
+        Task { await app.controllers.trashKeeper.sweepTrash() }
         Task {
             await sweeper.run(every: .seconds(300)) {
                 await staging.purgeExpired()
                 await activity.purge(olderThanDays: days)
                 await sessions.purgeExpired()
-                await app.trashKeeper.sweepTrash()
+                await app.controllers.trashKeeper.sweepTrash()
                 await imports.purge(now: now())
             }
         }
@@ -86,7 +86,7 @@ public final class AdminPanel: Sendable {
 
     /// The address colleagues open (`--public-url`, else the LAN address with a wildcard `--host`,
     /// else the listening address), without a trailing slash; start-up prints it.
-    public var colleagueBaseURL: String { app.peopleController.colleagueBaseURL }
+    public var colleagueBaseURL: String { app.controllers.peopleController.colleagueBaseURL }
 
     /// Connections served at once (below `maxConnections` when the open-file limit is lower).
     public var connectionCapacity: Int { server.connectionCapacity }
@@ -104,10 +104,10 @@ public final class AdminPanel: Sendable {
         await liveTicker.stop()
         await sweeper.stop()
         await app.saleScheduler.stop()
-        await app.catalog.stop()
-        await app.staging.removeAll()
-        app.scratch.remove()
-        await app.database.database.close()
+        await app.upstream.catalog.stop()
+        await app.uploads.staging.removeAll()
+        app.uploads.scratch.remove()
+        await app.stores.database.database.close()
     }
 
     /// A second stop signal: stop waiting for exchanges in flight (nothing answered is lost).

@@ -68,7 +68,7 @@ extension PanelApp {
         // The assets' route is the server's static route: the same handler, plus the fast path that
         // answers plain requests on the connection's loop (StaticFastPath). The table keeps its entry
         // for the access it declares.
-        staticController.registerStaticFiles(into: &router)
+        controllers.staticController.registerStaticFiles(into: &router)
         // A body over a route's limit, refused by the server before reading it: the 413 page.
         router.payloadTooLargeHandler = { [self] request in
             try await guarded(request, access: access(of: request)) { _, context in

@@ -74,7 +74,7 @@ extension BulkController {
         for outcome in outcomes {
             // Found deleted by a read, before anything was sent (a delete's own is gone already).
             if outcome.deleted { await catalog.gone(outcome.id) }
-            if let removed = outcome.removed { await mediaController.forgetMedia(of: removed) }
+            if let removed = outcome.removed { await mediaEviction.forgetMedia(of: removed) }
             await writer.record(.init(action: "bulk", changes: outcome.changes, detail: Self.bulkActivityDetail(action, outcome).stored,
                                       runID: runID), productID: outcome.id, by: requester)
         }
@@ -117,7 +117,7 @@ extension BulkController {
         // The list's language links lead to the list, not to the post.
         var context = context
         context.languageSwitchTarget = Pages.languageSwitchTarget(listRequest)
-        return try await catalogController.listPage(listRequest, context, refusal: refusal)
+        return try await listPage(listRequest, context, refusal)
     }
 
     static func bulkHeadingKey(_ action: BulkSelection.Action) -> String {

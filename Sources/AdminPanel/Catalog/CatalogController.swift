@@ -7,17 +7,20 @@ import OpenMarketCore
 /// `/products/export.xlsx`, the export for editing (`/products/export-edit.csv`, `.xlsx`) and
 /// `/products/newest.json`.
 ///
-/// Handlers: `ListPage.swift`, `CatalogPages.swift`, `EditExportPages.swift`. `PanelApp` builds it with the dependencies below.
+/// Handlers: `ListPage.swift`, `CatalogPages.swift`, `EditExportPages.swift`. `PanelControllers` builds it with the dependencies below.
 struct CatalogController: Sendable {
     let pages: Pages
-    let configuration: PanelConfiguration
-    let client: OpenMarketClient
+    let upstream: Upstream
     let presenter: ProductPresenter
-    let vendor: VendorIdentity
-    let catalog: CatalogService
     let newestCheck: NewestProductCheck
     let saleSections: SaleSections
     let workbook: CatalogWorkbook
+
+    // Parts of the groups it holds, under the names its handlers use.
+    var configuration: PanelConfiguration { pages.configuration }
+    var client: OpenMarketClient { upstream.client }
+    var catalog: CatalogService { upstream.catalogService }
+    var vendor: VendorIdentity { upstream.vendor }
 
     /// The cookie remembering the list's last view (list or grid).
     static let viewCookie = "om_view"
@@ -32,12 +35,12 @@ struct CatalogController: Sendable {
 
     /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
     static func register(on routes: inout RouteTable) {
-        routes.get("/products", .viewer, page: \.catalogController) { try await $0.listPage($1, $2) }
-        routes.get("/products/refresh", .viewer, page: \.catalogController) { try await $0.refreshCatalog($1, $2) }
-        routes.get("/products/export.csv", .viewer, page: \.catalogController) { try await $0.exportCatalog($1, $2) }
-        routes.get("/products/export.xlsx", .viewer, page: \.catalogController) { try await $0.exportWorkbook($1, $2) }
-        routes.get("/products/export-edit.csv", .editor, page: \.catalogController) { try await $0.exportForEditing($1, $2) }
-        routes.get("/products/export-edit.xlsx", .editor, page: \.catalogController) { try await $0.exportWorkbookForEditing($1, $2) }
-        routes.get("/products/newest.json", .viewer, plain: \.catalogController) { try await $0.newestProduct($1, $2) }
+        routes.get("/products", .viewer, page: \.controllers.catalogController) { try await $0.listPage($1, $2) }
+        routes.get("/products/refresh", .viewer, page: \.controllers.catalogController) { try await $0.refreshCatalog($1, $2) }
+        routes.get("/products/export.csv", .viewer, page: \.controllers.catalogController) { try await $0.exportCatalog($1, $2) }
+        routes.get("/products/export.xlsx", .viewer, page: \.controllers.catalogController) { try await $0.exportWorkbook($1, $2) }
+        routes.get("/products/export-edit.csv", .editor, page: \.controllers.catalogController) { try await $0.exportForEditing($1, $2) }
+        routes.get("/products/export-edit.xlsx", .editor, page: \.controllers.catalogController) { try await $0.exportWorkbookForEditing($1, $2) }
+        routes.get("/products/newest.json", .viewer, plain: \.controllers.catalogController) { try await $0.newestProduct($1, $2) }
     }
 }

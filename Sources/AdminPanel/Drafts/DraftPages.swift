@@ -5,11 +5,14 @@ import OpenMarketCore
 /// `/drafts`: the team's drafts, one opened in the register form, one discarded.
 struct DraftController: Sendable {
     let pages: Pages
-    let configuration: PanelConfiguration
     let staging: StagedUploads
     let drafts: DraftStore
     let safetyFiles: SafetyFiles
-    let productFormController: ProductFormController
+    /// The register form, filled with a draft (`ProductFormController.registerPage`).
+    let registerPage: @Sendable (ProductFormState, PanelContext, Int) throws -> HTTPResponse
+
+    // Parts of the groups it holds, under the names its handlers use.
+    var configuration: PanelConfiguration { pages.configuration }
 
     /// `GET /drafts`: the team's drafts, newest first; editors can open or discard each.
     func draftsPage(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
@@ -48,7 +51,7 @@ struct DraftController: Sendable {
             let files = kept.images.compactMap { image in ImageFormat.detect(image.data).map { (filename: image.filename, data: image.data, format: $0) } }
             state.staged = try? await staging.stage(token: nil, owner: context.formKey, adding: files, removing: [])
         }
-        return try productFormController.registerPage(state, context: context, status: 200)
+        return try registerPage(state, context, 200)
     }
 
     /// `POST /drafts/{id}/delete` (editors, `csrf_token`): discards the draft and its images.
@@ -73,9 +76,9 @@ struct DraftController: Sendable {
 
     /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
     static func register(on routes: inout RouteTable) {
-        routes.get("/drafts", .viewer, page: \.draftController) { try await $0.draftsPage($1, $2) }
-        routes.get("/drafts/{id}", .viewer, page: \.draftController) { try await $0.draftForm($1, $2) }
+        routes.get("/drafts", .viewer, page: \.controllers.draftController) { try await $0.draftsPage($1, $2) }
+        routes.get("/drafts/{id}", .viewer, page: \.controllers.draftController) { try await $0.draftForm($1, $2) }
         routes.post("/drafts/{id}/delete", .editor, bodyLimit: .bytes(16 * 1024),
-                    page: \.draftController) { try await $0.deleteDraft($1, $2) }
+                    page: \.controllers.draftController) { try await $0.deleteDraft($1, $2) }
     }
 }

@@ -33,6 +33,6 @@ struct StaticController: Sendable {
 
     /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
     static func register(on routes: inout RouteTable) {
-        routes.get(PanelApp.staticPattern, open: \.staticController) { $0.asset($1) }
+        routes.get(PanelApp.staticPattern, open: \.controllers.staticController) { $0.asset($1) }
     }
 }

@@ -33,7 +33,7 @@ extension PeopleController {
         } catch PeopleProblem.alreadySetUp {
             throw PageFailure.notFound()
         }
-        return try await sessionController.startSession(for: owner, request: request, redirectTo: "/products", detail: ActivityDetail("owner_set_up").stored)
+        return try await sessionStart.startSession(for: owner, request: request, redirectTo: "/products", detail: ActivityDetail("owner_set_up").stored)
     }
 
     private func requireSetupToken(_ request: HTTPRequest) async throws {
@@ -64,7 +64,7 @@ extension PeopleController {
         guard let accepted = try await people.acceptInvitation(tokenHash: tokenHash, passwordHash: hash) else {
             throw PageFailure.notFound()
         }
-        return try await sessionController.startSession(for: accepted, request: request, redirectTo: "/products", detail: ActivityDetail("invitation_accepted").stored)
+        return try await sessionStart.startSession(for: accepted, request: request, redirectTo: "/products", detail: ActivityDetail("invitation_accepted").stored)
     }
 
     private func invitedPerson(_ request: HTTPRequest) async throws -> Person {

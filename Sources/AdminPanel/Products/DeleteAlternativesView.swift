@@ -24,7 +24,7 @@ extension ProductController {
     func deleteAlternatives(_ product: ProductDetail, context: PanelContext) async -> DeleteAlternativesView {
         var askOwner: String?
         if context.role == .editor {
-            let owners = await activityController.people.all.filter { $0.role == .owner && $0.isActive }.map(\.name)
+            let owners = await people.all.filter { $0.role == .owner && $0.isActive }.map(\.name)
             if !owners.isEmpty {
                 askOwner = context.localizer("delete_editor_ask", ["owners": owners.joined(separator: ", ")])
             }

@@ -72,7 +72,7 @@ extension ProductController {
         if case .failure(.unauthorized) = outcome {} else { await attempt.release() }
         do throws(OpenMarketError) {
             let deleted = try outcome.get()
-            await mediaController.forgetMedia(of: deleted)
+            await mediaEviction.forgetMedia(of: deleted)
             return pages.redirect(to: back ?? "/products", flash: l("flash_deleted", ["name": DisplayBounds.name(deleted.name)]))
         } catch .unauthorized {
             await writer.record(.init(action: "delete-refused", detail: ActivityDetail(writer.dialect.wrongPasswordDetail).stored),

@@ -5,25 +5,29 @@ import OpenMarketCore
 
 /// `/products/{id}` (the product page) and `/products/{id}/delete` (the confirmation and the delete).
 ///
-/// Handlers: `DetailPage.swift`, `DeletePage.swift`. `PanelApp` builds it with the dependencies below.
+/// Handlers: `DetailPage.swift`, `DeletePage.swift`. `PanelControllers` builds it with the dependencies below.
 struct ProductController: Sendable, CatalogWriting {
     let pages: Pages
-    let configuration: PanelConfiguration
-    let client: OpenMarketClient
-    let catalog: CatalogService
-    /// Every product write: the API, the copy, the activity row, the trash keep.
-    let writer: ProductWriter
+    let upstream: Upstream
     let presenter: ProductPresenter
     let deleteGate: AttemptGate
-    let vendor: VendorIdentity
-    let activityController: ActivityController
+    let history: ActivityRows
+    let people: PeopleStore
     let saleSections: SaleSections
     let trashKeeper: TrashKeeper
-    let mediaController: MediaController
+    let mediaEviction: MediaEviction
 
-    /// The product's recent changes (`ActivityController`).
+    // Parts of the groups it holds, under the names its handlers use.
+    var configuration: PanelConfiguration { pages.configuration }
+    var client: OpenMarketClient { upstream.client }
+    var catalog: CatalogService { upstream.catalogService }
+    /// Every product write: the API, the copy, the activity row, the trash keep.
+    var writer: ProductWriter { upstream.writer }
+    var vendor: VendorIdentity { upstream.vendor }
+
+    /// The product's recent changes (`ActivityRows`).
     func productHistory(_ id: Int, _ l: Localizer) async -> ProductHistoryView? {
-        await activityController.productHistory(id, l)
+        await history.productHistory(id, l)
     }
 
     /// The product's scheduled discounts and their form (`SaleSections`).
@@ -33,9 +37,9 @@ struct ProductController: Sendable, CatalogWriting {
 
     /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
     static func register(on routes: inout RouteTable) {
-        routes.get("/products/{id}", .viewer, page: \.productController) { try await $0.detailPage($1, $2) }
-        routes.get("/products/{id}/delete", .editor, page: \.productController) { try await $0.deletePrompt($1, $2) }
+        routes.get("/products/{id}", .viewer, page: \.controllers.productController) { try await $0.detailPage($1, $2) }
+        routes.get("/products/{id}/delete", .editor, page: \.controllers.productController) { try await $0.deletePrompt($1, $2) }
         routes.post("/products/{id}/delete", .editor, bodyLimit: .bytes(16 * 1024),
-                    page: \.productController) { try await $0.deleteProduct($1, $2) }
+                    page: \.controllers.productController) { try await $0.deleteProduct($1, $2) }
     }
 }

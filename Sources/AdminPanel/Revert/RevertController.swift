@@ -5,24 +5,27 @@ import OpenMarketCore
 /// `POST /activity/{id}/revert` and `POST /activity/bulk/{run}/revert`: a change from the activity log
 /// undone.
 ///
-/// Handlers: `RevertPages.swift`, `RevertRunner.swift`. `PanelApp` builds it with the dependencies below.
+/// Handlers: `RevertPages.swift`, `RevertRunner.swift`. `PanelControllers` builds it with the dependencies below.
 struct RevertController: Sendable, CatalogWriting {
     let pages: Pages
-    let configuration: PanelConfiguration
-    let client: OpenMarketClient
-    let catalog: CatalogService
-    /// Every product write: the API, the copy, the activity row, the trash keep.
-    let writer: ProductWriter
+    let upstream: Upstream
     let presenter: ProductPresenter
     let deleteGate: AttemptGate
     let activity: ActivityLog
     let reverts: KeyedQueue<String>
 
+    // Parts of the groups it holds, under the names its handlers use.
+    var configuration: PanelConfiguration { pages.configuration }
+    var client: OpenMarketClient { upstream.client }
+    var catalog: CatalogService { upstream.catalogService }
+    /// Every product write: the API, the copy, the activity row, the trash keep.
+    var writer: ProductWriter { upstream.writer }
+
     /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
     static func register(on routes: inout RouteTable) {
         routes.post("/activity/bulk/{run}/revert", .editor, bodyLimit: .bytes(16 * 1024),
-                    page: \.revertController) { try await $0.revertBulkRun($1, $2) }
+                    page: \.controllers.revertController) { try await $0.revertBulkRun($1, $2) }
         routes.post("/activity/{id}/revert", .editor, bodyLimit: .bytes(16 * 1024),
-                    page: \.revertController) { try await $0.revertRow($1, $2) }
+                    page: \.controllers.revertController) { try await $0.revertRow($1, $2) }
     }
 }

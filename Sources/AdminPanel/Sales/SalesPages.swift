@@ -11,14 +11,18 @@ import OpenMarketCore
 /// `POST /sales/runs/{run}/cancel` (`SaleRunCancel.swift`).
 struct SalesController: Sendable {
     let pages: Pages
-    let configuration: PanelConfiguration
-    let client: OpenMarketClient
-    let vendor: VendorIdentity
-    let sales: SaleStore
+    let upstream: Upstream
     let saleScheduler: SaleScheduler
     let activity: ActivityLog
-    let productController: ProductController
+    /// The product page, shown again with a refused sale form (`ProductController.detailPage`).
+    let detailPage: @Sendable (HTTPRequest, PanelContext, SaleFormState?) async throws -> HTTPResponse
     let saleSections: SaleSections
+
+    // Parts of the groups it holds, under the names its handlers use.
+    var configuration: PanelConfiguration { pages.configuration }
+    var sales: SaleStore { saleSections.sales }
+    var client: OpenMarketClient { upstream.client }
+    var vendor: VendorIdentity { upstream.vendor }
 
     // MARK: GET /sales
 
@@ -90,7 +94,7 @@ struct SalesController: Sendable {
             let flash = l("sales_flash_scheduled", ["discount": text.discount(sale), "period": text.period(sale.start, sale.end)])
             return pages.redirect(to: "/products/\(id)", flash: flash)
         case .failure(let refusal):
-            return try await productController.detailPage(request, context, saleForm: SaleFormState(values: values, errors: refusal.messages(text)))
+            return try await detailPage(request, context, SaleFormState(values: values, errors: refusal.messages(text)))
         }
     }
 
@@ -124,12 +128,12 @@ struct SalesController: Sendable {
 
     /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
     static func register(on routes: inout RouteTable) {
-        routes.get("/sales", .viewer, page: \.salesController) { try await $0.salesPage($1, $2) }
+        routes.get("/sales", .viewer, page: \.controllers.salesController) { try await $0.salesPage($1, $2) }
         routes.post("/products/{id}/sales", .editor, bodyLimit: .bytes(16 * 1024),
-                    page: \.salesController) { try await $0.scheduleSale($1, $2) }
+                    page: \.controllers.salesController) { try await $0.scheduleSale($1, $2) }
         routes.post("/sales/{id}/cancel", .editor, bodyLimit: .bytes(16 * 1024),
-                    page: \.salesController) { try await $0.cancelSale($1, $2) }
+                    page: \.controllers.salesController) { try await $0.cancelSale($1, $2) }
         routes.post("/sales/runs/{run}/cancel", .editor, bodyLimit: .bytes(16 * 1024),
-                    page: \.salesController) { try await $0.cancelRun($1, $2) }
+                    page: \.controllers.salesController) { try await $0.cancelRun($1, $2) }
     }
 }

@@ -5,12 +5,15 @@ import HTTPServer
 /// `/login` and `/logout`: sign-in with its attempt limits, and the session cookie.
 struct SessionController: Sendable {
     let pages: Pages
-    let configuration: PanelConfiguration
-    let sessions: SessionStore
-    let people: PeopleStore
+    let sessionStart: SessionStart
     let hasher: PasswordHasher
     let signInGate: AttemptGate
-    let activity: ActivityLog
+
+    // Parts of the groups it holds, under the names its handlers use.
+    var configuration: PanelConfiguration { pages.configuration }
+    var sessions: SessionStore { sessionStart.sessions }
+    var people: PeopleStore { sessionStart.people }
+    var activity: ActivityLog { sessionStart.activity }
 
     /// Only local paths may follow a sign-in (no open redirect to another site). Browsers drop
     /// tabs and line breaks from a URL, so `/<TAB>/evil.example` would become `//evil.example`:
@@ -64,19 +67,7 @@ struct SessionController: Sendable {
             return try await loginPage(context: context, name: name, next: next, alert: alert, status: 403)
         }
         await signInGate.release(ticket)
-        return try await startSession(for: person, request: request, redirectTo: next, detail: nil)
-    }
-
-    /// A new session for `person` (a fresh id: no fixation), its cookie, a `sign-in` row.
-    func startSession(for person: Person, request: HTTPRequest, redirectTo location: String, detail: String?) async throws -> HTTPResponse {
-        let id = try await sessions.create(person: person.name, address: request.remoteAddress,
-                                           browser: request.headers["User-Agent"] ?? "")
-        await people.touch(person.name)
-        await activity.record(ActivityEntry(person: person.name, address: request.remoteAddress, action: "sign-in", detail: detail))
-        var response = HTTPResponse.redirect(to: location, status: 303)
-        response.setCookie(SetCookie(name: SessionStore.cookieName, value: id, maxAge: WholeNumber.clamped(sessions.absoluteLimit),
-                                     sameSite: .lax))
-        return response
+        return try await sessionStart.startSession(for: person, request: request, redirectTo: next, detail: nil)
     }
 
     /// `POST /logout`: ends this session (and gives the browser a new form key, so forms of the
@@ -104,8 +95,8 @@ struct SessionController: Sendable {
 
     /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
     static func register(on routes: inout RouteTable) {
-        routes.get("/login", .anyone, page: \.sessionController) { try await $0.loginForm($1, $2) }
-        routes.post("/login", .anyone, bodyLimit: .bytes(16 * 1024), page: \.sessionController) { try await $0.login($1, $2) }
-        routes.post("/logout", .viewer, bodyLimit: .bytes(16 * 1024), page: \.sessionController) { try await $0.logout($1, $2) }
+        routes.get("/login", .anyone, page: \.controllers.sessionController) { try await $0.loginForm($1, $2) }
+        routes.post("/login", .anyone, bodyLimit: .bytes(16 * 1024), page: \.controllers.sessionController) { try await $0.login($1, $2) }
+        routes.post("/logout", .viewer, bodyLimit: .bytes(16 * 1024), page: \.controllers.sessionController) { try await $0.logout($1, $2) }
     }
 }

@@ -5,17 +5,20 @@ import OpenMarketCore
 /// `GET /products/sheet` and `POST /products/sheet`: many products' name, price, discount and
 /// stock on one screen, saved at once (what Smart Store calls 일괄수정).
 ///
-/// Handlers: `SheetPage.swift`, `SheetSave.swift`. `PanelApp` builds it with the dependencies below.
+/// Handlers: `SheetPage.swift`, `SheetSave.swift`. `PanelControllers` builds it with the dependencies below.
 struct SheetController: Sendable, CatalogWriting {
     let pages: Pages
-    let configuration: PanelConfiguration
-    let client: OpenMarketClient
-    let catalog: CatalogService
-    /// Every product write: the API, the copy, the activity row, the trash keep.
-    let writer: ProductWriter
-    let vendor: VendorIdentity
+    let upstream: Upstream
     /// Shared with bulk actions: a sheet's save is a bulk run of its own kind.
     let bulkGauge: ConcurrencyGauge
+
+    // Parts of the groups it holds, under the names its handlers use.
+    var configuration: PanelConfiguration { pages.configuration }
+    var client: OpenMarketClient { upstream.client }
+    var catalog: CatalogService { upstream.catalogService }
+    /// Every product write: the API, the copy, the activity row, the trash keep.
+    var writer: ProductWriter { upstream.writer }
+    var vendor: VendorIdentity { upstream.vendor }
 
     /// The sheet's page sizes: the list's, and 200 for a whole stock count on one screen.
     static let pageSizes = CatalogQuery.pageSizes + [200]
@@ -51,8 +54,8 @@ struct SheetController: Sendable, CatalogWriting {
 
     /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
     static func register(on routes: inout RouteTable) {
-        routes.get("/products/sheet", .viewer, page: \.sheetController) { try await $0.sheetPage($1, $2) }
+        routes.get("/products/sheet", .viewer, page: \.controllers.sheetController) { try await $0.sheetPage($1, $2) }
         routes.post("/products/sheet", .editor, bodyLimit: .bytes(1024 * 1024),
-                    page: \.sheetController) { try await $0.saveSheet($1, $2) }
+                    page: \.controllers.sheetController) { try await $0.saveSheet($1, $2) }
     }
 }

@@ -5,12 +5,14 @@ import OpenMarketCore
 /// `/trash`: deleted products kept by the panel, and restoring one.
 struct TrashController: Sendable {
     let pages: Pages
-    let configuration: PanelConfiguration
     /// Every product write: the API, the copy, the activity row, the trash keep.
     let writer: ProductWriter
     let trash: TrashStore
     let safetyFiles: SafetyFiles
     let restores: KeyedQueue<Int>
+
+    // Parts of the groups it holds, under the names its handlers use.
+    var configuration: PanelConfiguration { pages.configuration }
 
     /// `GET /trash`: every product the panel deleted and kept, newest first, for everyone signed
     /// in; editors get a restore form on each (in v1 with a field for the new product password).
@@ -116,8 +118,8 @@ struct TrashController: Sendable {
 
     /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
     static func register(on routes: inout RouteTable) {
-        routes.get("/trash", .viewer, page: \.trashController) { try await $0.trashPage($1, $2) }
+        routes.get("/trash", .viewer, page: \.controllers.trashController) { try await $0.trashPage($1, $2) }
         routes.post("/trash/{id}/restore", .editor, bodyLimit: .bytes(16 * 1024),
-                    page: \.trashController) { try await $0.restoreFromTrash($1, $2) }
+                    page: \.controllers.trashController) { try await $0.restoreFromTrash($1, $2) }
     }
 }

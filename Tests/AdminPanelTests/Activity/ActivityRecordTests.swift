@@ -26,7 +26,7 @@ import OpenMarketCore
         let deleted = try await harness.browser.post("/products/\(id)/delete", form: [("csrf_token", deleteToken), ("password", harness.demoSecret)])
         #expect(deleted.status == 303)
 
-        let (rows, _) = try await harness.panel.app.activity.list(.init(productID: id), page: 1)
+        let (rows, _) = try await harness.panel.app.stores.activity.list(.init(productID: id), page: 1)
         #expect(rows.map(\.entry.action) == ["delete", "delete-refused", "edit", "register"])
         #expect(rows.allSatisfy { $0.entry.person == "local" && $0.entry.address == "127.0.0.1" })
         let edit = try #require(rows.first { $0.entry.action == "edit" })

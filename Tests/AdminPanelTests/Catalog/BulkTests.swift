@@ -111,7 +111,7 @@ import OpenMarketSandbox
         // The copy shows it at once, and every outcome is in the activity log.
         let cheap = try await harness.browser.get("/products?sort=price&per_page=50")
         #expect(CatalogRouteTests.ids(cheap).prefix(12).sorted() == mine.map(\.id).sorted())
-        let logged = try await harness.panel.app.activity.list(ActivityLog.Filter(action: "bulk"), page: 1, pageSize: 100).rows
+        let logged = try await harness.panel.app.stores.activity.list(ActivityLog.Filter(action: "bulk"), page: 1, pageSize: 100).rows
         #expect(logged.count == 14)
     }
 

@@ -159,7 +159,7 @@ import OpenMarketCore
         #expect(stale.text.contains("role=\"alert\""))
         #expect(stale.text.contains("2 min ago"))
         #expect(stale.text.contains("next try in 2 s"))
-        #expect(await harness.panel.app.catalog.status.failure != nil)
+        #expect(await harness.panel.app.upstream.catalog.status.failure != nil)
     }
 
     @Test func csvExportHasTheBOMHeaderAndEveryProductOfTheView() async throws {

@@ -7,7 +7,7 @@ import Testing
 /// stores nothing, so no id can slip a draft past the limit.
 @Suite(.awaitsTeardown) struct DraftSavingTests {
     static func draftCount(_ harness: PanelHarness) async throws -> Int {
-        try await harness.panel.app.drafts.count()
+        try await harness.panel.app.stores.drafts.count()
     }
 
     @Test func aDraftIDThePanelDidNotIssueIsNotFound() async throws {
@@ -38,7 +38,7 @@ import Testing
     @Test func theLimitHoldsWhateverIDIsSent() async throws {
         let harness = try await PanelHarness.start()
         Teardown.add { await harness.stop() }
-        let store = harness.panel.app.drafts
+        let store = harness.panel.app.stores.drafts
         for index in 0..<DraftStore.maxDrafts {
             _ = try await store.save(id: nil, person: "local", savedAt: Date(), name: "Draft \(index)", folder: "draft-\(index)")
         }

@@ -131,7 +131,7 @@ import OpenMarketCore
         event = try await stream.next()
         Self.expectEvent(event, id: original.id, action: "sale-start")
         #expect((event.json["product"] as? [String: Any])?["discounted_price"] as? Double == 1_000)
-        let sale = try #require(try await harness.panel.app.sales.list(.init()).first)
+        let sale = try #require(try await harness.panel.app.stores.sales.list(.init()).first)
         let token = try await harness.csrfToken(from: "/sales")
         #expect(try await harness.browser.post("/sales/\(sale.id)/cancel", form: [("csrf_token", token)]).status == 303)
         await harness.panel.app.saleScheduler.wake()
@@ -262,7 +262,7 @@ import OpenMarketCore
         for n in 0..<10 { products.append(try await harness.makeProduct(name: "Secretless \(n)")) }
         _ = try await harness.browser.get("/products/refresh")
         let stream = try await LiveEventReader.open(harness.browser)
-        let feed = try #require(harness.panel.app.catalog.feed)
+        let feed = try #require(harness.panel.app.upstream.catalog.feed)
         for round in 0..<100 {
             for product in products {
                 feed.stage(product.id)

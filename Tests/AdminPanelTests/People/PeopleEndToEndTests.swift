@@ -18,7 +18,7 @@ import OpenMarketCore
         Teardown.add { await harness.stop() }
         try await harness.setUpOwner("boss")
         let token = try await harness.csrfToken(from: "/products/new")
-        let sessionsBefore = await harness.panel.app.sessions.count
+        let sessionsBefore = await harness.panel.app.stores.sessions.count
         let port = harness.browser.port
         let statuses = await withTaskGroup(of: [Int: Int].self) { group in
             for worker in 0..<16 {
@@ -45,13 +45,13 @@ import OpenMarketCore
         }
         #expect(statuses.values.reduce(0, +) == 16 * Self.floodPerWorker)
         #expect(statuses[0] == nil, "requests failed at the socket")
-        #expect(await harness.panel.app.sessions.count == sessionsBefore)
+        #expect(await harness.panel.app.stores.sessions.count == sessionsBefore)
         let page = try await harness.browser.get("/products")
         #expect(page.status == 200)
         let registered = try await harness.browser.postMultipart("/products", fields: RegisterRouteTests.fields(token), files: [
             .init(filename: "a.png", type: "image/png", data: TestImages.png())])
         #expect(registered.status == 303)
-        let failed = try await harness.panel.app.activity.list(.init(action: "sign-in-failed"), page: 1).rows
+        let failed = try await harness.panel.app.stores.activity.list(.init(action: "sign-in-failed"), page: 1).rows
         #expect(failed.isEmpty)   // the forged posts had no form token: refused before any check
     }
 
@@ -123,7 +123,7 @@ import OpenMarketCore
         }
         #expect(reached.value - beforeWide <= 15)   // 5 of the 20 panel-wide slots were already used
         #expect(wideStatuses.filter { $0 == 429 }.count >= 10)
-        let refused = try await harness.panel.app.activity.list(.init(action: "delete-refused"), page: 1).rows
+        let refused = try await harness.panel.app.stores.activity.list(.init(action: "delete-refused"), page: 1).rows
         #expect(refused.count == reached.value - before)
     }
 

@@ -82,7 +82,7 @@ import HTTPServer
         try await harness.accept(resetLink, password: "jun-password-2", in: viewer)
         #expect(try await viewer.get("/products").status == 200)
 
-        let actions = try await harness.panel.app.activity.list(.init(), page: 1).rows.map(\.entry.action)
+        let actions = try await harness.panel.app.stores.activity.list(.init(), page: 1).rows.map(\.entry.action)
         for action in ["sign-in", "sign-in-failed", "register", "person-invited", "role-changed", "person-disabled"] {
             #expect(actions.contains(action), "\(action)")
         }
@@ -113,7 +113,7 @@ import HTTPServer
         harness.clock.advance(901)
         #expect(try await harness.signIn(guesser, name: "boss", password: PanelHarness.ownerPassword).status == 303)
         // Only rows of known names carry a name: what is typed as a name may be a password.
-        let failed = try await harness.panel.app.activity.list(.init(action: "sign-in-failed"), page: 1).rows
+        let failed = try await harness.panel.app.stores.activity.list(.init(action: "sign-in-failed"), page: 1).rows
         #expect(Set(failed.map(\.entry.person)) == ["", "boss"])
     }
 
@@ -149,7 +149,7 @@ import HTTPServer
         let others = try await harness.browser.post("/account/sessions/others/revoke", form: [("csrf_token", token)])
         #expect(others.status == 303)
         #expect(try await laptop.get("/products").status == 303)
-        let actions = try await harness.panel.app.activity.list(.init(person: "boss"), page: 1).rows.map(\.entry.action)
+        let actions = try await harness.panel.app.stores.activity.list(.init(person: "boss"), page: 1).rows.map(\.entry.action)
         #expect(actions.contains("password-changed") && actions.contains("session-revoked"))
     }
 

@@ -27,7 +27,7 @@ import Testing
         #expect(shown.header("Cache-Control") == "no-store")
         // The next page shows it no more.
         #expect(!(try await harness.browser.get("/account")).text.contains(harness.demoSecret))
-        let rows = try await harness.panel.app.activity.list(.init(action: "vendor-password-viewed"), page: 1).rows
+        let rows = try await harness.panel.app.stores.activity.list(.init(action: "vendor-password-viewed"), page: 1).rows
         #expect(rows.count == 1)
         let detail = rows.first?.entry.detail ?? ""
         #expect(detail.contains(harness.demoSecret) == false)

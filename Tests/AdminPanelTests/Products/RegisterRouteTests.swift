@@ -198,6 +198,6 @@ import OpenMarketCore
         let created = try await harness.browser.postMultipart("/products", fields: Self.fields(token),
                                                              files: [.init(filename: "a.png", data: TestImages.png())])
         #expect(created.status == 303)
-        #expect(await harness.panel.app.vendor.id == harness.sandbox?.demoVendor.id)
+        #expect(await harness.panel.app.upstream.vendor.id == harness.sandbox?.demoVendor.id)
     }
 }

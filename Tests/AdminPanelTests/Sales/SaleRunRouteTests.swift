@@ -22,7 +22,7 @@ import TestSupport
     }
 
     static func run(of productID: Int, _ harness: PanelHarness) async throws -> String {
-        let sale = try #require(try await harness.panel.app.sales.list(.init(productID: productID)).first)
+        let sale = try #require(try await harness.panel.app.stores.sales.list(.init(productID: productID)).first)
         return try #require(sale.runID)
     }
 
@@ -48,18 +48,18 @@ import TestSupport
         #expect(!activity.text.contains("/activity/bulk/\(run)/revert"))   // nothing to revert: the cancel is the undo
 
         // Mixed states: one cancelled on its own, one over (ended), two running.
-        let sales = try await harness.panel.app.sales.list(.init(runID: run))
+        let sales = try await harness.panel.app.stores.sales.list(.init(runID: run))
         let byProduct = Dictionary(uniqueKeysWithValues: sales.map { ($0.productID, $0.id) })
         let token = try await harness.csrfToken(from: "/sales")
         #expect(try await harness.browser.post("/sales/\(byProduct[ids[3]]!)/cancel", form: [("csrf_token", token)]).status == 303)
-        #expect(try await harness.panel.app.sales.close(byProduct[ids[2]]!, as: .ended, note: SaleNote(key: "sales_note_missed"),
+        #expect(try await harness.panel.app.stores.sales.close(byProduct[ids[2]]!, as: .ended, note: SaleNote(key: "sales_note_missed"),
                                                          at: harness.clock.now))
         await SalesRouteTests.advance(harness, 60)
         for id in ids[0...1] {
             try await SalesRouteTests.poll("the start of \(id)") { try await harness.api.product(id: id).discountedPrice == 1_200 }
         }
         try await SalesRouteTests.poll("two running") {
-            try await harness.panel.app.sales.list(.init(state: .running, runID: run)).count == 2
+            try await harness.panel.app.stores.sales.list(.init(state: .running, runID: run)).count == 2
         }
         let page = try await harness.browser.get("/sales")
         #expect(page.text.contains("data-sale-run=\"\(run)\" data-open=\"2\""))
@@ -73,7 +73,7 @@ import TestSupport
         #expect(after.text.contains("일괄 예약한 즉시할인 4건 중 2건을 취소했습니다. 이미 끝났거나 취소된 2건은 건너뛰었습니다."))
         // Running sales were cancelled as a single cancel does: the earlier discount is back.
         for id in ids[0...1] { #expect(try await harness.api.product(id: id).discountedPrice == 0) }
-        let states = try await harness.panel.app.sales.list(.init(runID: run)).map(\.state)
+        let states = try await harness.panel.app.stores.sales.list(.init(runID: run)).map(\.state)
         #expect(states.filter { $0 == .cancelled }.count == 3 && states.filter { $0 == .ended }.count == 1)
         #expect(!after.text.contains("data-cancel-run"))   // nothing left to cancel
 
@@ -107,7 +107,7 @@ import TestSupport
         let cancelled = try await harness.browser.post("/sales/runs/\(run)/cancel", form: [("csrf_token", token), ("back", "//evil.example")])
         #expect(cancelled.status == 303 && cancelled.header("Location") == "/sales")
         #expect(try await harness.browser.get("/sales").text.contains("Cancelled 2 of the 2 discounts booked together."))
-        #expect(try await harness.panel.app.sales.list(.init(runID: run)).allSatisfy { $0.state == .cancelled })
+        #expect(try await harness.panel.app.stores.sales.list(.init(runID: run)).allSatisfy { $0.state == .cancelled })
         let log = try await harness.browser.get("/activity")
         #expect(log.count(of: "data-action=\"sale-cancelled\"") == 2 && log.count(of: "data-action=\"sale-run-cancelled\"") == 1)
         // Nothing reached the products.
@@ -152,7 +152,7 @@ import TestSupport
 
         #expect(try await harness.browser.post("/sales/runs/\(run)/cancel", form: [("back", "/sales")]).status == 403)
         #expect(try await harness.browser.post("/sales/runs/\(run)/cancel", form: [("csrf_token", "forged")]).status == 403)
-        #expect(try await harness.panel.app.sales.list(.init(runID: run)).allSatisfy { $0.state == .scheduled })
+        #expect(try await harness.panel.app.stores.sales.list(.init(runID: run)).allSatisfy { $0.state == .scheduled })
         #expect(!(try await harness.browser.get("/activity").text.contains("data-action=\"sale-run-cancelled\"")))
     }
 }

@@ -91,7 +91,7 @@ import TestSupport
         let forged = try await harness.browser.post("/products/\(product.id)/sales",
                                                     form: [("csrf_token", "forged"), ("sale_discount", "10%")])
         #expect(forged.status == 403)
-        #expect(try await harness.panel.app.sales.list(.init()).isEmpty)
+        #expect(try await harness.panel.app.stores.sales.list(.init()).isEmpty)
 
         // Amounts as typed, and a ten-year sale.
         #expect(try await Self.schedule(harness, product: product.id, discount: "₩1,000", from: 60, to: 120, token: token).status == 303)
@@ -124,7 +124,7 @@ import TestSupport
             ])
             #expect(stored.status == 303, "\(start) – \(end)")
         }
-        let ends = try await harness.panel.app.sales.list(.init(productID: product.id)).map {
+        let ends = try await harness.panel.app.stores.sales.list(.init(productID: product.id)).map {
             SaleRules.localTimeText($0.end, zone: harness.panelConfiguration.timeZone)
         }
         #expect(Set(ends) == ["2031-06-01T18:30:15", "2031-06-02T18:00:00"])
@@ -138,7 +138,7 @@ import TestSupport
         #expect(try await Self.schedule(harness, product: running.id, discount: "3,000", from: 0, to: 600).status == 303)
         #expect(try await Self.schedule(harness, product: upcoming.id, discount: "3,000", from: 300, to: 600).status == 303)
         try await Self.poll("the start") { try await harness.api.product(id: running.id).discountedPrice == 3_000 }
-        let sales = try await harness.panel.app.sales.list(.init())
+        let sales = try await harness.panel.app.stores.sales.list(.init())
         let token = try await harness.csrfToken(from: "/sales")
         for sale in sales {
             let cancelled = try await harness.browser.post("/sales/\(sale.id)/cancel", form: [("csrf_token", token), ("back", "/sales")])
@@ -170,14 +170,14 @@ import TestSupport
         #expect(result.status == 200)
         #expect(result.count(of: "data-outcome=\"done\"") == 2)
         #expect(result.text.contains("data-bulk-result=\"\(ids[2])\" data-outcome=\"failed\""))   // overlaps its own sale
-        #expect(try await harness.panel.app.sales.list(.init()).count == 3)
+        #expect(try await harness.panel.app.stores.sales.list(.init()).count == 3)
 
         var badPeriod = fields
         badPeriod[4] = ("sale_end", Self.time(harness, 30))
         let refused = try await harness.browser.post("/products/bulk", form: badPeriod + [("ids", String(ids[0]))])
         #expect(refused.status == 422)
         #expect(refused.text.contains("role=\"alert\""))
-        #expect(try await harness.panel.app.sales.list(.init()).count == 3)
+        #expect(try await harness.panel.app.stores.sales.list(.init()).count == 3)
     }
 
     @Test func anUnreachableAPIIsRetriedAndEachTryIsShown() async throws {
@@ -213,10 +213,10 @@ import TestSupport
         let detail = try await viewer.get("/products/\(product.id)")
         #expect(detail.text.contains("data-product-sales") && !detail.text.contains("name=\"sale_discount\""))
         let token = try #require(sales.inputValue("csrf_token"))
-        let sale = try #require(try await harness.panel.app.sales.list(.init()).first)
+        let sale = try #require(try await harness.panel.app.stores.sales.list(.init()).first)
         #expect(try await viewer.post("/sales/\(sale.id)/cancel", form: [("csrf_token", token)]).status == 403)
         #expect(try await viewer.post("/products/\(product.id)/sales", form: [("csrf_token", token), ("sale_discount", "5%")]).status == 403)
-        #expect(try await harness.panel.app.sales.sale(sale.id)?.state == .scheduled)
+        #expect(try await harness.panel.app.stores.sales.sale(sale.id)?.state == .scheduled)
     }
 
     @Test func v1OffersNoScheduledDiscountsAndSaysWhy() async throws {

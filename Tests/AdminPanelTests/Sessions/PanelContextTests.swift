@@ -10,7 +10,7 @@ import HTTPServer
         let harness = try await PanelHarness.start(.init(signIn: true))
         Teardown.add { await harness.stop() }
         try await harness.setUpOwner("boss")
-        let sessions = harness.panel.app.sessions
+        let sessions = harness.panel.app.stores.sessions
         for path in ["/products", "/products/new", "/people", "/activity", "/account"] {
             let before = await sessions.lookups
             let page = try await harness.browser.get(path)

@@ -57,7 +57,7 @@ import OpenMarketSandbox
             transport: harness.transport)
         let foreign = try await foreignAPI.create(NewProduct(name: "Not mine", description: "Another vendor's product.",
             price: 5000, currency: .KRW, discountedPrice: 0, stock: 1, images: [ImageUpload(filename: "a.png", data: TestImages.png())]))
-        await harness.panel.app.catalog.sync()
+        await harness.panel.app.upstream.catalog.sync()
         return Setup(harness: harness, mine: mine, foreign: foreign, writes: writes)
     }
 
@@ -113,7 +113,7 @@ import OpenMarketSandbox
         #expect(first.price == 12_000 && first.name == "Renamed by a colleague")
         #expect(try await harness.api.product(id: mine[1].id).stock == 7)
         #expect(try await harness.api.product(id: mine[2].id).stock == 42)
-        let rows = try await harness.panel.app.activity.list(ActivityLog.Filter(action: "sheet"), page: 1, pageSize: 50).rows
+        let rows = try await harness.panel.app.stores.activity.list(ActivityLog.Filter(action: "sheet"), page: 1, pageSize: 50).rows
         #expect(rows.count == 2)
         #expect(Set(rows.compactMap(\.entry.runID)).count == 1)
         let changes = Dictionary(uniqueKeysWithValues: rows.map { ($0.entry.productID ?? 0, $0.entry.changes) })

@@ -236,7 +236,7 @@ import OpenMarketSandbox
         #expect(try await Self.delete(harness, gone.id).status == 303)
         #expect((try await harness.browser.get("/trash")).text.contains("data-trash-item=\"\(gone.id)\""))
         harness.clock.advance(31 * 86_400)
-        await harness.panel.app.trashKeeper.sweepTrash()
+        await harness.panel.app.controllers.trashKeeper.sweepTrash()
         #expect(!(try await harness.browser.get("/trash")).text.contains("data-trash-item"))
         let left = try FileManager.default.contentsOfDirectory(atPath: harness.dataDirectory.appendingPathComponent("trash").path)
         #expect(left.isEmpty, "files left: \(left)")
@@ -353,7 +353,7 @@ import OpenMarketSandbox
 
         // The staged-upload sweeper does not touch drafts.
         harness.clock.advance(2 * 3600)
-        await harness.panel.app.staging.purgeExpired()
+        await harness.panel.app.uploads.staging.purgeExpired()
 
         let opened = try await harness.browser.get("/drafts/\(id)")
         #expect(opened.status == 200)

@@ -37,20 +37,24 @@ struct FieldChange: Sendable, Equatable {
 /// `EditPage.swift`, `DuplicatePage.swift` and `V1/V1Forms.swift`.
 struct ProductFormController: Sendable, CatalogWriting {
     let pages: Pages
-    let configuration: PanelConfiguration
-    let client: OpenMarketClient
-    let catalog: CatalogService
-    /// Every product write: the API, the copy, the activity row, the trash keep.
-    let writer: ProductWriter
-    let transport: any HTTPTransport
+    let upstream: Upstream
     let presenter: ProductPresenter
     let media: MediaLinks
     let deleteGate: AttemptGate
-    let staging: StagedUploads
-    let spoolDirectory: URL
-    let vendor: VendorIdentity
+    let uploads: UploadFolders
     let imageStager: ImageStager
     let draftSaving: DraftSaving
+
+    // Parts of the groups it holds, under the names its handlers use.
+    var configuration: PanelConfiguration { pages.configuration }
+    var staging: StagedUploads { uploads.staging }
+    var spoolDirectory: URL { uploads.spoolDirectory }
+    var client: OpenMarketClient { upstream.client }
+    var catalog: CatalogService { upstream.catalogService }
+    /// Every product write: the API, the copy, the activity row, the trash keep.
+    var writer: ProductWriter { upstream.writer }
+    var vendor: VendorIdentity { upstream.vendor }
+    var transport: any HTTPTransport { upstream.transport }
 
     /// The form of `product_new` / `product_edit` (both include `product_form`).
     func formView(_ state: ProductFormState, editing productID: Int?, csrfToken: String, _ l: Localizer) -> ProductFormView {
@@ -139,11 +143,11 @@ struct ProductFormController: Sendable, CatalogWriting {
 
     /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
     static func register(on routes: inout RouteTable) {
-        routes.post("/products", .editor, bodyLimit: .upload, page: \.productFormController) { try await $0.registerProduct($1, $2) }
-        routes.get("/products/{id}/duplicate", .editor, page: \.productFormController) { try await $0.duplicateForm($1, $2) }
-        routes.get("/products/new", .editor, page: \.productFormController) { try await $0.registerForm($1, $2) }
-        routes.get("/products/{id}/edit", .editor, page: \.productFormController) { try await $0.editForm($1, $2) }
+        routes.post("/products", .editor, bodyLimit: .upload, page: \.controllers.productFormController) { try await $0.registerProduct($1, $2) }
+        routes.get("/products/{id}/duplicate", .editor, page: \.controllers.productFormController) { try await $0.duplicateForm($1, $2) }
+        routes.get("/products/new", .editor, page: \.controllers.productFormController) { try await $0.registerForm($1, $2) }
+        routes.get("/products/{id}/edit", .editor, page: \.controllers.productFormController) { try await $0.editForm($1, $2) }
         routes.post("/products/{id}/edit", .editor, bodyLimit: .productEdit,
-                    page: \.productFormController) { try await $0.updateProduct($1, $2) }
+                    page: \.controllers.productFormController) { try await $0.updateProduct($1, $2) }
     }
 }
