@@ -33,11 +33,17 @@ public struct ClientAddress: Sendable, Hashable {
 
     /// Blocking (a DNS name may take seconds): every address `host` has (at most 16, in the
     /// resolver's order). Callers use `NameLookups`, never a thread of the concurrency pool.
-    static func resolveAll(host: String, port: Int) -> [ClientAddress] {
+    static func resolveAll(host: String, port: Int) -> [ClientAddress] { addresses(host: host, port: port, flags: 0) }
+
+    /// `host` when it is an address literal (`127.0.0.1`, `::1`), at once: getaddrinfo asks no
+    /// resolver then. Empty for a name.
+    static func literal(host: String, port: Int) -> [ClientAddress] { addresses(host: host, port: port, flags: AI_NUMERICHOST) }
+
+    private static func addresses(host: String, port: Int, flags: Int32) -> [ClientAddress] {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        hints.ai_flags = AI_NUMERICSERV
+        hints.ai_flags = AI_NUMERICSERV | flags
         var info: UnsafeMutablePointer<addrinfo>?
         guard getaddrinfo(host, String(port), &hints, &info) == 0 else { return [] }
         defer { freeaddrinfo(info) }

@@ -17,7 +17,10 @@ public final class NameLookups: Sendable {
     /// Every address of `host` (none when it has none, or when `deadline` passed first, whether
     /// waiting for a place or for the lookup).
     public func resolve(host: String, port: Int, deadline: UInt64) async -> [ClientAddress] {
-        await withCheckedContinuation { continuation in
+        // An address literal needs no lookup, so it never waits behind slow names for a place.
+        let literal = ClientAddress.literal(host: host, port: port)
+        if !literal.isEmpty { return literal }
+        return await withCheckedContinuation { continuation in
             let answer = OneAnswer(continuation)
             let wait = deadline > monotonicNanos() ? deadline - monotonicNanos() : 0
             DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(min(wait, UInt64(Int.max))))) {
