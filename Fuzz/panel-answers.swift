@@ -49,7 +49,7 @@ public func fuzzPanelAnswers(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt
     // One language and one view per input, chosen by its bytes: every page is still fuzzed over a
     // run, and an input costs one render of each page, not eighteen (executions per second matter).
     let pick = bytes.reduce(0) { $0 &+ Int($1) }
-    let l = Localizer(catalog: app.stringCatalogs[Language.allCases[pick % Language.allCases.count]])
+    let l = Localizer(catalog: app.pages.renderer.catalogs[Language.allCases[pick % Language.allCases.count]])
     let query = views[pick % views.count]
     let started = Date()
 
@@ -71,9 +71,9 @@ public func fuzzPanelAnswers(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt
         let result = snapshot.page(query, ownVendorID: 7)
         var pageQuery = query
         pageQuery.page = result.pageNo
-        var shown = result.products.map { app.presenter.listRow($0.listItem, ownVendorID: 7, l) }
+        var shown = result.products.map { app.controllers.productController.presenter.listRow($0.listItem, ownVendorID: 7, l) }
         CatalogController.markSelectable(&shown, CatalogController.selectableIDs(shown, ownVendorID: 7), nil, l)
-        var list = app.catalogController.listView(pageQuery, products: shown, target: pageQuery.url(), l)
+        var list = app.controllers.catalogController.listView(pageQuery, products: shown, target: pageQuery.url(), l)
         list.totalText = CatalogController.totalText(count: result.totalCount, page: result.pageNo,
                                                      lastPage: result.lastPage, query: pageQuery, l)
         list.pagination = Pagination.view(current: result.pageNo, last: result.lastPage, hasPrev: true,
@@ -84,7 +84,7 @@ public func fuzzPanelAnswers(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt
         render(app, list, l)
         _ = snapshot.all(query, ownVendorID: 7)
         // The live list: each item presented as the API sent it.
-        _ = items.map { app.presenter.listRow($0, ownVendorID: 7, l) }
+        _ = items.map { app.controllers.productController.presenter.listRow($0, ownVendorID: 7, l) }
     }
 
     // Details: v2 and v1, on every page that shows one product.
@@ -97,21 +97,21 @@ public func fuzzPanelAnswers(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt
             _ = adjustment.apply(price: product.price, discountedPrice: product.discountedPrice, currency: product.currency)
         }
         _ = WholeNumber.clamped(product.price)
-        var detail = app.presenter.detail(product, ownVendorID: 7, l)
+        var detail = app.controllers.productController.presenter.detail(product, ownVendorID: 7, l)
         detail.canManage = true
         detail.csrfToken = "fuzz"
         render(app, detail, l)
-        let values = ProductFormValues(product: product, thumbnailID: app.presenter.thumbnailImageID(of: product))
+        let values = ProductFormValues(product: product, thumbnailID: app.controllers.productController.presenter.thumbnailImageID(of: product))
         _ = values.parse()
         var edit = ProductFormState(values: values, product: product, loaded: values)
         edit.back = "/products"
         let name = DisplayBounds.name(product.name)
-        render(app, ProductEditPageView(form: app.productFormController.formView(edit, editing: product.id, csrfToken: "fuzz", l),
+        render(app, ProductEditPageView(form: app.controllers.productFormController.formView(edit, editing: product.id, csrfToken: "fuzz", l),
                                         productID: product.id, heading: l("edit_heading", ["name": name])), l)
         var duplicate = ProductFormState(values: ProductFormValues(product: product, thumbnailID: nil))
         duplicate.values.name = String(l("duplicate_name", ["name": name]).prefix(ProductRules.nameLength.upperBound))
-        render(app, ProductNewPageView(form: app.productFormController.formView(duplicate, editing: nil, csrfToken: "fuzz", l)), l)
-        render(app, app.productController.deleteView(product, back: "/products", alert: nil, passwordError: nil, locked: nil,
+        render(app, ProductNewPageView(form: app.controllers.productFormController.formView(duplicate, editing: nil, csrfToken: "fuzz", l)), l)
+        render(app, app.controllers.productController.deleteView(product, back: "/products", alert: nil, passwordError: nil, locked: nil,
                                                      csrfToken: "fuzz", l), l)
     }
     let elapsed = Date().timeIntervalSince(started)
@@ -121,7 +121,10 @@ public func fuzzPanelAnswers(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt
 
 private func render<View: PageView>(_ app: PanelApp, _ view: View, _ l: Localizer) {
     do {
-        _ = try app.renderer.page(view, title: "fuzz", chrome: PageChrome(localizer: l))
+        let context = PanelContext(signedIn: false, person: "local", role: .owner, sessionHash: nil, localizer: l,
+                                   access: .viewer, browserFormKey: "fuzz", formTokens: app.stores.formTokens,
+                                   languageSwitchTarget: "/products")
+        _ = try app.pages.renderer.page(view, title: "fuzz", context: context, accessControl: false, section: .products)
     } catch {
         // A render past the template engine's output cap is a 500 the seller would see.
         fuzzCheck(false, "\(View.template) did not render: \(error)")
