@@ -78,8 +78,9 @@ def test_a_corrected_file_keeps_the_photos(panel, korean_browser):
         fixed = csv.replace("도마입니다.,,", "도마입니다.,\"25,000\",")
         form.find_element(By.CSS_SELECTOR, "input[name=file]").send_keys(write_file(folder, "fixed.csv", fixed.encode("utf-8")))
         form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-    wait(driver).until(lambda d: outcomes(d, "data-import-row") == {2: "create", 3: "create"},
-                       "the corrected file's preview: " + driver.current_url)
+        # Inside the folder's life: the browser reads the chosen file while it sends the form.
+        wait(driver).until(lambda d: outcomes(d, "data-import-row") == {2: "create", 3: "create"},
+                           "the corrected file's preview: " + driver.current_url)
     assert not driver.find_elements(By.CSS_SELECTOR, "[data-import-problems]")
     driver.find_element(By.CSS_SELECTOR, "form[data-import-apply] button[type=submit]").click()
     wait(driver).until(lambda d: d.find_elements(By.CSS_SELECTOR, "[data-import-result]"))
