@@ -73,6 +73,6 @@ let package = Package(
 // rows planned). Not part of `swift test` or of a release build: the target exists only when
 // scripts/bench-units sets OPENMARKET_BENCHMARKS=1.
 if Context.environment["OPENMARKET_BENCHMARKS"] == "1" {
-    package.targets.append(.testTarget(name: "PanelBenchmarks", dependencies: ["AdminPanel", "OpenMarketCore"],
+    package.targets.append(.testTarget(name: "PanelBenchmarks", dependencies: ["AdminPanel", "OpenMarketCore", "TestSupport"],
                                        path: "Benchmarks/PanelBenchmarks"))
 }

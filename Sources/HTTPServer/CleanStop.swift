@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 
-/// The one stop order of both executables (docs/architecture.md, "Stopping"), on SIGTERM or SIGINT:
+/// The one stop order of both executables (docs/stopping.md), on SIGTERM or SIGINT:
 ///
 /// 1–3. each listener's `stop` step, the last added first (the panel, then the embedded sandbox
 ///      it talks to): stop accepting, let exchanges in flight finish under a deadline, close idle

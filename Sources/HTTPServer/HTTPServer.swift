@@ -88,7 +88,7 @@ public final class HTTPServer: Sendable {
     /// Open connections right now (for tests and metrics).
     public var openConnections: Int { context.openConnections }
 
-    /// The first steps of the clean stop (docs/architecture.md, "Stopping"): stops accepting;
+    /// The first steps of the clean stop (docs/stopping.md): stops accepting;
     /// closes idle keep-alive connections (a request already in their socket is read and served
     /// first); lets exchanges in flight finish within `deadline` (each connection closes after
     /// its answer); then closes what is left and ends the loop threads. Every answered request

@@ -1,6 +1,6 @@
 /// What every text field must be, in every dialect, in the client, the panel and the sandbox:
-/// no control characters other than tab, CR and LF. A NUL used to be cut off by storage (so
-/// `"abc\u{0}def"` was kept as `"abc"`) and other controls corrupt what other clients show.
+/// no control characters other than tab, CR and LF. C-string storage would cut a text at a NUL
+/// (`"abc\u{0}def"` kept as `"abc"`), and other controls corrupt what other clients show.
 public enum TextRules {
     /// True for U+0000–U+001F and U+007F–U+009F except tab, LF and CR.
     public static func isForbidden(_ scalar: Unicode.Scalar) -> Bool {

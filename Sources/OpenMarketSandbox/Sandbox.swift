@@ -91,7 +91,7 @@ public final class Sandbox: Sendable {
         (demo.record.id, demo.record.name, demo.record.identifier, demo.record.secret, demo.created)
     }
 
-    /// The clean stop (docs/architecture.md, "Stopping"): stops accepting, lets exchanges in
+    /// The clean stop (docs/stopping.md): stops accepting, lets exchanges in
     /// flight finish, closes idle connections, then lets queued writes land and closes the
     /// databases. The caller drains the access log (`AccessLogWriter.drain`) before exiting.
     public func shutdown() async {

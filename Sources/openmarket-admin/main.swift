@@ -121,7 +121,7 @@ let checkout = CheckoutLocator.checkoutRoot(executablePath: executablePath,
 let publicDirectory = folder(options.publicDirectory, "Public", checkout: checkout)
 let templatesDirectory = folder(options.templatesDirectory, "Templates", checkout: checkout)
 
-// The clean stop (docs/architecture.md, "Stopping") on SIGINT/SIGTERM: the panel, then the
+// The clean stop (docs/stopping.md) on SIGINT/SIGTERM: the panel, then the
 // sandbox it talks to, each stop accepting, finish what is in flight and close their databases;
 // then the access log is drained and the process exits 0. A second signal hurries, never loses.
 let cleanStop = CleanStop(announce: say)

@@ -28,7 +28,7 @@ do {
     fail(error.description)
 }
 
-// The clean stop (docs/architecture.md, "Stopping"): SIGTERM/SIGINT stop accepting, let requests
+// The clean stop (docs/stopping.md): SIGTERM/SIGINT stop accepting, let requests
 // in flight finish, close the store, drain the access log, exit 0. A second signal hurries it.
 let cleanStop = CleanStop(announce: say)
 let signalSources = cleanStop.listen()

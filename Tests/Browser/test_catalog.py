@@ -23,8 +23,8 @@ def path_of(url):
 
 
 def apply_filters(driver):
-    """Without JS the apply button applies the filters; with JS each one applied as it changed
-    (issue 22), so there is only the list's update to wait for."""
+    """Without JS the apply button applies the filters; with JS each one applied as it changed,
+    so there is only the list's update to wait for."""
     button = driver.find_element(By.CSS_SELECTOR, "form[role=search] .filters button[type=submit]")
     if button.is_displayed():
         button.click()

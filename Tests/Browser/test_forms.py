@@ -1,4 +1,4 @@
-"""Forms that never lose work (issue 13): conflicts, the unsaved prompt, checks before upload,
+"""Forms that never lose work: conflicts, the unsaved prompt, checks before upload,
 pixel bombs, keyboard shortcuts and visible focus."""
 import re
 import struct

@@ -1,4 +1,4 @@
-"""Korean as Korean and amounts as sellers type them (issue 22, language and input): messages name
+"""Korean as Korean and amounts as sellers type them: messages name
 their field with the right particle, errors go as soon as the field is fixed, KRW is whole won in
 the browser too, and the example amount follows the currency."""
 import re

@@ -89,7 +89,7 @@ def test_setup_invite_editor_registers_viewer_reads_and_history_shows_the_edit(s
         # The history on the product page and /activity both show the edit, old → new.
         history = viewer.find_element(By.CSS_SELECTOR, "[data-history]")
         edit_row = history.find_element(By.CSS_SELECTOR, '[data-activity][data-action="edit"]')
-        # Money as money (₩15,000), the product by its name: issue 22.
+        # Money as money (₩15,000), the product by its name.
         assert "mina" in edit_row.text and "₩15,000" in edit_row.text and "₩17,000" in edit_row.text
         assert "“Team mug”" in edit_row.text
         assert history.find_elements(By.CSS_SELECTOR, '[data-activity][data-action="register"]')

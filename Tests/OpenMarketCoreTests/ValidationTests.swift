@@ -186,7 +186,7 @@ import Testing
     }
 }
 
-/// Pixel limits from the declared size (issue 13's pixel bombs).
+/// Pixel limits from the declared size: pixel bombs are refused before decoding.
 @Suite struct PixelLimitTests {
     /// A PNG whose IHDR declares `width`×`height`; no pixel data is needed to be refused.
     static func pngHeader(width: UInt32, height: UInt32) -> Data {

@@ -6,7 +6,7 @@ import Glibc
 #endif
 
 /// Issue 28 on `openmarket-sandbox`: every request answered before SIGTERM keeps its access-log
-/// line, in order, and the process exits 0 (docs/architecture.md, "Stopping").
+/// line, in order, and the process exits 0 (docs/stopping.md).
 @Suite(.awaitsTeardown) struct SandboxCleanStopTests {
     /// Even requests list products (200), odd ones ask for a product that does not exist (404),
     /// so the log's sequence of routes and statuses shows the order.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Traffic for the clean-stop tests (issue 28): `clients` connections at once, each making
+/// Traffic for the clean-stop tests: `clients` connections at once, each making
 /// `requests` requests on one kept-alive connection, the first half one by one and the rest
 /// pipelined, reading every answer. Answers, per client, the path and status of each answer in
 /// the order they came; the caller sends SIGTERM next and compares them with the access log.

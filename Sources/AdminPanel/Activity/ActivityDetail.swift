@@ -2,8 +2,7 @@ import Foundation
 import OpenMarketCore
 
 /// What an activity row says, stored as a catalog key and raw values so every reader sees it in
-/// their own language (rows used to keep English sentences: "invitation accepted", "박직원 as
-/// editor", "adjust-price: done — …").
+/// their own language: a row never stores a finished sentence in one language.
 ///
 /// How to add a kind of row (import, restore, revert, sale-start…), one catalog entry each:
 /// - its name (the badge and the `/activity` filter): `activity_action_<kind>` in the catalogs, and

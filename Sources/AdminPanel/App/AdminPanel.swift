@@ -94,7 +94,7 @@ public final class AdminPanel: Sendable {
     /// The names the panel answers to (for the start-up output and a certificate's SANs).
     public var allowedHosts: HostAllowList { app.hostAllowList }
 
-    /// The clean stop (docs/architecture.md, "Stopping"): stops accepting, lets exchanges in
+    /// The clean stop (docs/stopping.md): stops accepting, lets exchanges in
     /// flight finish and closes idle connections; then lets the background chores and the
     /// catalog copy's sync finish what they started, removes staged uploads, and closes
     /// `panel.sqlite` after its queued writes (activity, sessions, the catalog copy). The caller

@@ -2,7 +2,7 @@ import Foundation
 import NetworkIO
 import OpenMarketCore
 
-/// The orders of `GET /products?sort=…` (docs/architecture.md, "Routes"). Unknown values fall back to `newest`.
+/// The orders of `GET /products?sort=…`. Unknown values fall back to `newest`.
 enum CatalogSort: String, Sendable, CaseIterable {
     case newest, oldest, price, priceDescending = "-price", stock, stockDescending = "-stock", name, updated
 }

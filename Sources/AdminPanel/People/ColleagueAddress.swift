@@ -2,8 +2,8 @@ import Foundation
 import NetworkIO
 
 /// The address colleagues open for invitation and setup links, and the one start-up prints.
-/// Links used to carry whatever address the owner happened to use (`127.0.0.1`, which opens
-/// nothing on a colleague's PC) or the listening address `0.0.0.0`, which no browser can open.
+/// Neither the address the owner happens to use (`127.0.0.1` opens nothing on a colleague's PC)
+/// nor the listening address `0.0.0.0` (no browser can open it) will do.
 ///
 /// In order: `--public-url` as given; with a wildcard `--host` (`0.0.0.0`, `::`), the machine's
 /// LAN address; else the address the panel listens on. A pure function of its inputs so tests can

@@ -6,7 +6,7 @@
 /// returns. That order matters in release builds: Swift 6.3.1 at `-O` (LLVM's dead store
 /// elimination in the specialised caller) drops the index stored before the `try await` of
 /// `do { return (index, try await call()) } catch { return (index, nil) }`, so the pair arrives
-/// with index 0 (docs/architecture.md, "A release-only defect"; `Tests/Toolchain` shows it).
+/// with index 0 (docs/testing.md, "A release-only defect"; `Tests/Toolchain` shows it).
 enum BoundedConcurrency {
     /// The results in the elements' order. `whenDone` runs in the caller's task as each call
     /// finishes (in finishing order), so work that must follow each call, like recording it, is not

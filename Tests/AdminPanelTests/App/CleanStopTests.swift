@@ -8,7 +8,7 @@ import Glibc
 
 /// Issue 28 on `openmarket-admin` (with its embedded sandbox): every request answered before
 /// SIGTERM keeps its access-log line, in order; a write answered just before the stop is in
-/// panel.sqlite after a restart; the process exits 0 (docs/architecture.md, "Stopping").
+/// panel.sqlite after a restart; the process exits 0 (docs/stopping.md).
 @Suite(.awaitsTeardown) struct PanelCleanStopTests {
     /// Even requests fetch a stylesheet (200), odd ones a file that does not exist (404).
     static func path(client: Int, request: Int) -> String {

@@ -8,7 +8,7 @@ import Testing
 import TestSupport
 @testable import AdminPanel
 
-/// `openmarket-admin backup DIR` against a running panel (issue 20): a copy taken under write
+/// `openmarket-admin backup DIR` against a running panel: a copy taken under write
 /// load passes `PRAGMA integrity_check`, names only image files it holds, and starts as a panel;
 /// refused destinations fail with one line and leave the running panel alone.
 @Suite(.awaitsTeardown) struct BackupTests {

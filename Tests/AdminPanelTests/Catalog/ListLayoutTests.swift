@@ -4,7 +4,7 @@ import TestSupport
 @testable import AdminPanel
 import TestSupport
 
-/// The list page's work-saving parts (issue 22): active filters as removable chips, an empty
+/// The list page's work-saving parts: active filters as removable chips, an empty
 /// result that says what emptied it, and a refused bulk request that keeps the seller's work.
 @Suite(.awaitsTeardown) struct ListLayoutTests {
     @Test func activeFiltersShowAsChipsThatRemoveOneFilterEach() async throws {

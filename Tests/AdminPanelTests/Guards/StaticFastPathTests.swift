@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 @testable import AdminPanel
 
-/// `/static/` is answered on the server's event loop (issue 27): the answer must be the one the
+/// `/static/` is answered on the server's event loop: the answer must be the one the
 /// middlewares would give — every security header, in the same order — and the unusual cases
 /// must still get the panel's own answers.
 @Suite(.awaitsTeardown) struct StaticFastPathTests {

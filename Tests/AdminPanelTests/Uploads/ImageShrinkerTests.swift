@@ -1,25 +1,14 @@
 import Foundation
 import OpenMarketCore
 import Testing
+import TestSupport
 @testable import AdminPanel
 
 /// The panel's own photo shrinking (libjpeg-turbo, libpng): sizes, EXIF orientation, bad files.
 @Suite struct ImageShrinkerTests {
     /// Noisy pixels (noise compresses badly, like a detailed photo), with a smooth gradient under it.
     static func photo(width: Int, height: Int, seed: UInt32 = 1) -> PixelImage {
-        var state = seed
-        var pixels = [UInt8](repeating: 0, count: width * height * 3)
-        for y in 0..<height {
-            for x in 0..<width {
-                state = state &* 1_664_525 &+ 1_013_904_223
-                let noise = UInt8(truncatingIfNeeded: state >> 24) / 2
-                let index = (y * width + x) * 3
-                pixels[index] = UInt8(truncatingIfNeeded: x * 255 / max(1, width)) / 2 &+ noise
-                pixels[index + 1] = UInt8(truncatingIfNeeded: y * 255 / max(1, height)) / 2 &+ noise
-                pixels[index + 2] = noise
-            }
-        }
-        return PixelImage(width: width, height: height, channels: 3, pixels: pixels)
+        PixelImage(width: width, height: height, channels: 3, pixels: NoisyGradient.rgb(width: width, height: height, seed: seed))
     }
 
     /// A JPEG's pixels at full size.

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Typed views (issue 26, item 3): a template that names a field its view lacks stops the panel
+/// Typed views: a template that names a field its view lacks stops the panel
 /// at start-up with `file.html:line`, instead of rendering a hole or failing mid-request.
 @Suite(.awaitsTeardown) struct TypedViewStartupTests {
     @Test func aTemplateNamingAMissingFieldStopsThePanelAtStart() async throws {
