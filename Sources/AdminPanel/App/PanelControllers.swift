@@ -75,12 +75,12 @@ struct PanelControllers: Sendable {
                                                 upstream: parts.upstream, activity: activity, sales: stores.sales)
         let draftSaving = DraftSaving(configuration: configuration, staging: staging, drafts: stores.drafts,
                                       safetyFiles: safetyFiles)
-        let sessionStart = SessionStart(sessions: sessions, people: people, activity: activity)
-        sessionController = SessionController(pages: pages, sessionStart: sessionStart, hasher: parts.hasher,
+        let accounts = Accounts(sessions: sessions, people: people, activity: activity)
+        sessionController = SessionController(pages: pages, accounts: accounts, hasher: parts.hasher,
                                               signInGate: parts.signInGate)
-        peopleController = PeopleController(pages: pages, sessionStart: sessionStart, hasher: parts.hasher,
+        peopleController = PeopleController(pages: pages, accounts: accounts, hasher: parts.hasher,
                                             setupToken: parts.setupToken, listeningPort: parts.listeningPort)
-        accountController = AccountController(pages: pages, sessionStart: sessionStart, hasher: parts.hasher,
+        accountController = AccountController(pages: pages, accounts: accounts, hasher: parts.hasher,
                                               signInGate: parts.signInGate, dialect: dialect)
         productController = ProductController(pages: pages, upstream: parts.upstream, presenter: presenter,
                                               history: activityController.activityRows, people: people,

@@ -7,8 +7,8 @@ import OpenMarketCore
 /// Handlers: `AccountPage.swift`. `PanelControllers` builds it with the dependencies below.
 struct AccountController: Sendable {
     let pages: Pages
-    /// The people, their sessions and the activity log.
-    let sessionStart: SessionStart
+    /// One's own person, sessions and activity rows.
+    let accounts: Accounts
     let hasher: PasswordHasher
     /// The sign-in limits, which a current password typed here counts toward too.
     let signInGate: AttemptGate

@@ -15,7 +15,7 @@ extension AccountController {
     func changePassword(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
         let form = try await request.urlencodedForm()
         try pages.requireCSRF(context, formToken: form["csrf_token"])
-        guard context.signedIn, let person = await sessionStart.people.person(named: context.person) else {
+        guard context.signedIn, let person = await accounts.people.person(named: context.person) else {
             throw PageFailure.forbidden("account_sign_in_off")
         }
         let current = form["current_password"] ?? ""
@@ -39,9 +39,9 @@ extension AccountController {
             issues[problem == "password_mismatch" ? "password_confirm" : "password"] = problem
         }
         guard issues.isEmpty else { return try await accountView(context: context, issues: issues, status: 422) }
-        try await sessionStart.people.setPassword(of: person.name, hash: try await hasher.hash(password))
-        await sessionStart.sessions.revokeAll(of: person.name, keeping: context.sessionHash)
-        await sessionStart.activity.record(ActivityEntry(context, request, action: "password-changed"))
+        try await accounts.people.setPassword(of: person.name, hash: try await hasher.hash(password))
+        await accounts.sessions.revokeAll(of: person.name, keeping: context.sessionHash)
+        await accounts.activity.record(ActivityEntry(context, request, action: "password-changed"))
         return pages.redirect(to: "/account", flash: context.localizer("account_password_changed"))
     }
 
@@ -53,7 +53,7 @@ extension AccountController {
         let form = try await request.urlencodedForm()
         try pages.requireCSRF(context, formToken: form["csrf_token"])
         // Without sign-in there is no password to type again: the console printed it at start.
-        guard context.signedIn, let person = await sessionStart.people.person(named: context.person) else {
+        guard context.signedIn, let person = await accounts.people.person(named: context.person) else {
             throw PageFailure.forbidden("account_vendor_password_sign_in_off")
         }
         guard dialect.hasVendor else { throw PageFailure.forbidden("account_vendor_password_v1") }
@@ -70,7 +70,7 @@ extension AccountController {
             }
             await signInGate.release(ticket)
         }
-        await sessionStart.activity.record(ActivityEntry(context, request, action: "vendor-password-viewed"))
+        await accounts.activity.record(ActivityEntry(context, request, action: "vendor-password-viewed"))
         var response = try await accountView(context: context, issues: [:], status: 200, vendorPassword: pages.configuration.api.secret)
         response.headers["Cache-Control"] = "no-store"
         return response
@@ -82,11 +82,11 @@ extension AccountController {
         let form = try await request.urlencodedForm()
         try pages.requireCSRF(context, formToken: form["csrf_token"])
         let handle = request.pathParameters["handle"] ?? ""
-        guard handle.count == 16, let target = await sessionStart.sessions.sessions(of: context.person).first(where: { $0.idHash.hasPrefix(handle) }) else {
+        guard handle.count == 16, let target = await accounts.sessions.sessions(of: context.person).first(where: { $0.idHash.hasPrefix(handle) }) else {
             throw PageFailure.notFound("account_session_gone")
         }
-        await sessionStart.sessions.revoke(target.idHash)
-        await sessionStart.activity.record(ActivityEntry(context, request, action: "session-revoked",
+        await accounts.sessions.revoke(target.idHash)
+        await accounts.activity.record(ActivityEntry(context, request, action: "session-revoked",
                                             detail: ActivityDetail("session_revoked", target.browser == SessionStore.unknownBrowser
                                                 ? ["browser_key": "account_browser_unknown"] : ["browser": target.browser]).stored))
         if target.idHash == context.sessionHash {
@@ -101,9 +101,9 @@ extension AccountController {
     func revokeOtherSessions(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
         let form = try await request.urlencodedForm()
         try pages.requireCSRF(context, formToken: form["csrf_token"])
-        let count = await sessionStart.sessions.revokeAll(of: context.person, keeping: context.sessionHash)
+        let count = await accounts.sessions.revokeAll(of: context.person, keeping: context.sessionHash)
         if count > 0 {
-            await sessionStart.activity.record(ActivityEntry(context, request, action: "session-revoked", detail: ActivityDetail("sessions_revoked_others", ["count": String(count)]).stored))
+            await accounts.activity.record(ActivityEntry(context, request, action: "session-revoked", detail: ActivityDetail("sessions_revoked_others", ["count": String(count)]).stored))
         }
         return pages.redirect(to: "/account", flash: context.localizer("account_others_revoked"))
     }
@@ -113,7 +113,7 @@ extension AccountController {
                      vendorPassword: String? = nil) async throws -> HTTPResponse {
         let l = context.localizer
         let person = context.person
-        let own = context.signedIn ? await sessionStart.sessions.sessions(of: person) : []
+        let own = context.signedIn ? await accounts.sessions.sessions(of: person) : []
         func message(_ field: String) -> MessageView? {
             issues[field].map { MessageView(message: l($0, ["min": String(PasswordRules.minimumLength), "wait": l.duration(wait)])) }
         }

@@ -9,8 +9,8 @@ import OpenMarketCore
 /// builds it with the dependencies below.
 struct PeopleController: Sendable {
     let pages: Pages
-    /// The people, their sessions and the activity log, and signing a new owner or invitee in.
-    let sessionStart: SessionStart
+    /// The people, their sessions and activity rows; signing a new owner or invitee in.
+    let accounts: Accounts
     let hasher: PasswordHasher
     /// The first owner's one-time setup link (nil once an owner exists).
     let setupToken: String?

@@ -5,7 +5,7 @@ import HTTPServer
 /// `/login` and `/logout`: sign-in with its attempt limits, and the session cookie.
 struct SessionController: Sendable {
     let pages: Pages
-    let sessionStart: SessionStart
+    let accounts: Accounts
     let hasher: PasswordHasher
     let signInGate: AttemptGate
 
@@ -51,17 +51,17 @@ struct SessionController: Sendable {
         case .success(let reserved):
             ticket = reserved
         }
-        let person = await sessionStart.people.person(named: name)
+        let person = await accounts.people.person(named: name)
         let matches = await hasher.verify(password, against: person?.passwordHash)
         guard let person, matches, !person.disabled else {
             // Only a known name is logged (what is typed as a name is sometimes a password).
-            await sessionStart.activity.record(ActivityEntry(person: person?.name ?? "", address: request.remoteAddress,
+            await accounts.activity.record(ActivityEntry(person: person?.name ?? "", address: request.remoteAddress,
                                                 action: "sign-in-failed", detail: person == nil ? ActivityDetail("unknown_name").stored : nil))
             let alert = person?.disabled == true && matches ? l("login_disabled") : l("login_wrong")
             return try await loginPage(context: context, name: name, next: next, alert: alert, status: 403)
         }
         await signInGate.release(ticket)
-        let cookie = try await sessionStart.startSession(for: person, request: request, detail: nil)
+        let cookie = try await accounts.startSession(for: person, request: request, detail: nil)
         return Self.signedIn(cookie, redirectTo: next)
     }
 
@@ -79,8 +79,8 @@ struct SessionController: Sendable {
         let form = try await request.urlencodedForm()
         try pages.requireCSRF(context, formToken: form["csrf_token"])
         if let hash = context.sessionHash {
-            await sessionStart.sessions.revoke(hash)
-            await sessionStart.activity.record(ActivityEntry(context, request, action: "sign-out"))
+            await accounts.sessions.revoke(hash)
+            await accounts.activity.record(ActivityEntry(context, request, action: "sign-out"))
         }
         var response = HTTPResponse.redirect(to: pages.configuration.signIn ? "/login" : "/products", status: 303)
         response.setCookie(.expired(SessionStore.cookieName))
@@ -90,7 +90,7 @@ struct SessionController: Sendable {
 
     private func loginPage(context: PanelContext, name: String, next: String, alert: String?, status: Int) async throws -> HTTPResponse {
         let l = context.localizer
-        let noOwner = await !sessionStart.people.hasOwner
+        let noOwner = await !accounts.people.hasOwner
         let view = LoginPageView(csrfToken: context.csrfToken, next: next, name: name, noOwner: noOwner,
                                  alert: alert.map(MessageView.init))
         return try pages.page(view, title: l("login_heading"), context: context, status: status)

@@ -1,11 +1,12 @@
 import OpenMarketCore
 import HTTPServer
 
-/// Signing someone in once they have proven who they are (sign-in, setup, an accepted
-/// invitation), with the stores that takes: shared by `SessionController`, `PeopleController`
-/// and `AccountController`, which read and change these stores too. It answers the session's
-/// cookie; the controller sends it with its redirect.
-struct SessionStart: Sendable {
+/// The panel's accounts: the people who may sign in, their sessions, and the activity rows
+/// their sign-ins and changes leave; and starting a session once someone has proven who they
+/// are (sign-in, setup, an accepted invitation). `SessionController`, `PeopleController` and
+/// `AccountController` hold it. A new session is answered as its cookie, which the controller
+/// sends with its redirect.
+struct Accounts: Sendable {
     let sessions: SessionStore
     let people: PeopleStore
     let activity: ActivityLog
