@@ -37,10 +37,14 @@ struct SalesController: Sendable {
             view.unavailable = TextView(text: l("sales_v1_unavailable"))
             return try pages.page(view, title: l("sales_heading"), context: context, section: .sales)
         }
-        let sales = try await self.saleSections.sales.list(.init(productID: product, state: state, runID: run))
+        let sales = try await saleSections.sales.list(.init(productID: product, state: state, runID: run))
         let here = request.target.utf8.count <= 1024 ? request.target : "/sales"
         let runs: [SaleRuns.Summary]
-        if let run { runs = Array(try await self.saleSections.sales.runSummaries([run]).values) } else { runs = try await self.saleSections.sales.openRuns() }
+        if let run {
+            runs = Array(try await saleSections.sales.runSummaries([run]).values)
+        } else {
+            runs = try await saleSections.sales.openRuns()
+        }
         view.runs = runs.map {
             SaleRunView($0, text: text, canWrite: context.role.canWrite, csrfToken: context.csrfToken,
                         back: here)
