@@ -111,7 +111,7 @@ public func fuzzPanelAnswers(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt
         var duplicate = ProductFormState(values: ProductFormValues(product: product, thumbnailID: nil))
         duplicate.values.name = String(l("duplicate_name", ["name": name]).prefix(ProductRules.nameLength.upperBound))
         render(app, ProductNewPageView(form: app.controllers.productFormController.formView(duplicate, editing: nil, csrfToken: "fuzz", l)), l)
-        render(app, app.controllers.productController.deleteView(product, back: "/products", alert: nil, passwordError: nil, locked: nil,
+        render(app, app.controllers.productDeleteController.deleteView(product, back: "/products", alert: nil, passwordError: nil, locked: nil,
                                                      csrfToken: "fuzz", l), l)
     }
     let elapsed = Date().timeIntervalSince(started)

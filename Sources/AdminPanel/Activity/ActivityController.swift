@@ -14,12 +14,7 @@ struct ActivityController: Sendable {
     /// The sales a bulk 즉시할인 run booked, for the run's "cancel all".
     let sales: SaleStore
 
-    // Parts of the groups it holds, under the names its handlers use.
-    var configuration: PanelConfiguration { pages.configuration }
-    var catalog: CatalogService { upstream.catalogService }
-    var dialect: any PanelDialect { upstream.dialect }
-
-    var activityRows: ActivityRows { ActivityRows(configuration: configuration, catalog: catalog, activity: activity) }
+    var activityRows: ActivityRows { ActivityRows(configuration: pages.configuration, catalog: upstream.catalogService, activity: activity) }
 
     /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
     static func register(on routes: inout RouteTable) {

@@ -32,7 +32,7 @@ extension ActivityController {
         view.person = person ?? ""
         view.product = product.map(String.init) ?? ""
         // `local` is who acts while sign-in is off; with sign-in on it is nobody to filter by.
-        view.people = ((configuration.signIn ? [] : ["local"]) + everyone).map { ActivityPersonOptionView(name: $0, selected: $0 == person) }
+        view.people = ((pages.configuration.signIn ? [] : ["local"]) + everyone).map { ActivityPersonOptionView(name: $0, selected: $0 == person) }
         view.actions = ActivityAction.all.map { ListOptionView(value: $0, label: ActivityAction.label($0, l), chosen: $0 == action) }
         view.newer = pageNumber > 1 ? LinkView(url: link(page: pageNumber - 1)) : nil
         view.older = hasMore ? LinkView(url: link(page: pageNumber + 1)) : nil

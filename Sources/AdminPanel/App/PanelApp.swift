@@ -84,7 +84,8 @@ final class PanelApp: Sendable {
                                       transport: transport, trash: stores.trash, safetyFiles: stores.safetyFiles)
         let catalogService = CatalogService(sync: catalog, database: stores.catalog, now: configuration.now)
         let writer = ProductWriter(client: client, catalog: catalogService, activity: stores.activity,
-                                   vendor: vendor, keeper: trashKeeper.keepThenDelete, dialect: dialect)
+                                   vendor: vendor, keeper: trashKeeper.keepThenDelete,
+                                   mediaEviction: MediaEviction(media: media, mediaCache: mediaCache), dialect: dialect)
         upstream = Upstream(client: client, transport: transport, dialect: dialect, vendor: vendor, catalog: catalog,
                             catalogService: catalogService, writer: writer)
         saleScheduler = SaleScheduler(store: stores.sales, api: writer, now: configuration.now)

@@ -12,7 +12,9 @@ struct PanelControllers: Sendable {
     let activityController: ActivityController
     let sessionController: SessionController
     let peopleController: PeopleController
+    let accountController: AccountController
     let productController: ProductController
+    let productDeleteController: ProductDeleteController
     let productFormController: ProductFormController
     let draftController: DraftController
     let catalogController: CatalogController
@@ -65,26 +67,28 @@ struct PanelControllers: Sendable {
         healthController = HealthController(configuration: configuration,
                                             apiHealth: APIHealthProbe(client: client, maxAge: APIHealthProbe.defaultMaxAge,
                                                                       now: configuration.now))
-        let mediaEviction = MediaEviction(media: media, mediaCache: parts.mediaCache)
-        let imageStager = ImageStager(staging: staging, photoWorkers: ImageStager.makePhotoWorkers())
-        saleSections = SaleSections(configuration: configuration, sales: stores.sales, dialect: dialect)
+        let imageStager = ImageStager(staging: staging, spoolDirectory: parts.uploads.spoolDirectory,
+                                      photoWorkers: ImageStager.makePhotoWorkers())
+        saleSections = SaleSections(configuration: configuration, sales: stores.sales, dialect: dialect,
+                                    scheduler: parts.saleScheduler)
         activityController = ActivityController(pages: pages, people: people,
                                                 upstream: parts.upstream, activity: activity, sales: stores.sales)
-        let draftSaving = DraftSaving(pages: pages, configuration: configuration, staging: staging, drafts: stores.drafts,
+        let draftSaving = DraftSaving(configuration: configuration, staging: staging, drafts: stores.drafts,
                                       safetyFiles: safetyFiles)
-        let sessionStart = SessionStart(sessions: sessions, people: people, activity: activity)
-        sessionController = SessionController(pages: pages, sessionStart: sessionStart, hasher: parts.hasher,
+        let accounts = Accounts(sessions: sessions, people: people, activity: activity)
+        sessionController = SessionController(pages: pages, accounts: accounts, hasher: parts.hasher,
                                               signInGate: parts.signInGate)
-        peopleController = PeopleController(pages: pages, sessionStart: sessionStart, hasher: parts.hasher,
-                                            signInGate: parts.signInGate, setupToken: parts.setupToken, dialect: dialect,
-                                            listeningPort: parts.listeningPort)
+        peopleController = PeopleController(pages: pages, accounts: accounts, hasher: parts.hasher,
+                                            setupToken: parts.setupToken, listeningPort: parts.listeningPort)
+        accountController = AccountController(pages: pages, accounts: accounts, hasher: parts.hasher,
+                                              signInGate: parts.signInGate, dialect: dialect)
         productController = ProductController(pages: pages, upstream: parts.upstream, presenter: presenter,
-                                              deleteGate: deleteGate, history: activityController.activityRows, people: people,
-                                              saleSections: saleSections, trashKeeper: trashKeeper,
-                                              mediaEviction: mediaEviction)
-        productFormController = ProductFormController(pages: pages, upstream: parts.upstream, presenter: presenter, media: media,
-                                                      deleteGate: deleteGate, uploads: parts.uploads,
-                                                      imageStager: imageStager, draftSaving: draftSaving)
+                                              history: activityController.activityRows, people: people,
+                                              saleSections: saleSections)
+        productDeleteController = ProductDeleteController(pages: pages, upstream: parts.upstream, presenter: presenter,
+                                                          deleteGate: deleteGate, people: people)
+        productFormController = ProductFormController(pages: pages, upstream: parts.upstream, presenter: presenter,
+                                                      deleteGate: deleteGate, imageStager: imageStager, draftSaving: draftSaving)
         draftController = DraftController(pages: pages, staging: staging, drafts: stores.drafts,
                                           safetyFiles: safetyFiles,
                                           registerPage: { [productFormController] in try productFormController.registerPage($0, context: $1, status: $2) })
@@ -93,10 +97,8 @@ struct PanelControllers: Sendable {
                                               saleSections: saleSections,
                                               workbook: CatalogWorkbook(directory: try parts.uploads.scratch.subfolder("exports")))
         bulkController = BulkController(pages: pages, upstream: parts.upstream, deleteGate: deleteGate, bulkGauge: parts.bulkGauge,
-                                        activity: activity, saleScheduler: parts.saleScheduler,
                                         listPage: { [catalogController] in try await catalogController.listPage($0, $1, refusal: $2) },
-                                        saleSections: saleSections,
-                                        mediaEviction: mediaEviction)
+                                        saleSections: saleSections)
         sheetController = SheetController(pages: pages, upstream: parts.upstream, bulkGauge: parts.bulkGauge)
         importController = ImportController(pages: pages, upstream: parts.upstream, uploads: parts.uploads,
                                             imports: stores.imports,

@@ -9,21 +9,14 @@ import OpenMarketCore
 struct BulkController: Sendable {
     let pages: Pages
     let upstream: Upstream
+    /// Wrong passwords per person and for the whole panel (a bulk delete is one try).
     let deleteGate: AttemptGate
+    /// Counts the products in flight, the sheet's saves with them.
     let bulkGauge: ConcurrencyGauge
-    let activity: ActivityLog
-    let saleScheduler: SaleScheduler
     /// The product list, shown again when a bulk action is refused (`CatalogController.listPage`).
     let listPage: @Sendable (HTTPRequest, PanelContext, BulkRefusal?) async throws -> HTTPResponse
+    /// Booking a discount for each chosen product (`SaleBulk.swift`).
     let saleSections: SaleSections
-    let mediaEviction: MediaEviction
-
-    // Parts of the groups it holds, under the names its handlers use.
-    var configuration: PanelConfiguration { pages.configuration }
-    var catalog: CatalogService { upstream.catalogService }
-    /// Every product write: the API, the copy, the activity row, the trash keep.
-    var writer: ProductWriter { upstream.writer }
-    var vendor: VendorIdentity { upstream.vendor }
 
     /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
     static func register(on routes: inout RouteTable) {

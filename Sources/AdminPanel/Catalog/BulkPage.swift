@@ -48,10 +48,10 @@ extension BulkController {
             }
         }
 
-        await catalog.ensureFresh(maxAge: configuration.catalogMaxAge)
-        let (allowed, refused) = BulkSelection.partition(ids, in: catalog.copy.snapshot(), ownVendorID: await vendor.id)
+        await upstream.catalogService.ensureFresh(maxAge: pages.configuration.catalogMaxAge)
+        let (allowed, refused) = BulkSelection.partition(ids, in: upstream.catalogService.copy.snapshot(), ownVendorID: await upstream.vendor.id)
         let requester = ProductWriter.Requester(context, request)
-        let runner = BulkRunner(writer: writer, concurrency: configuration.bulkConcurrency, gauge: bulkGauge, requester: requester)
+        let runner = BulkRunner(writer: upstream.writer, concurrency: pages.configuration.bulkConcurrency, gauge: bulkGauge, requester: requester)
         let runID = BulkRuns.newID()
         var outcomes: [BulkRunner.Outcome]
         do throws(BulkRunner.Stop) {
@@ -60,7 +60,7 @@ extension BulkController {
         } catch {
             // Wrong vendor password: nothing was deleted; it counts once toward the limit.
             await attempt?.commitWrongPassword()
-            await writer.record(.init(action: "delete-refused", detail: ActivityDetail("bulk_delete_wrong_password").stored),
+            await upstream.writer.record(.init(action: "delete-refused", detail: ActivityDetail("bulk_delete_wrong_password").stored),
                                 productID: allowed.first?.id, by: requester)
             outcomes = allowed.map { .init(id: $0.id, name: $0.name, done: false, reason: "bulk_reason_password_refused") }
         }
@@ -73,9 +73,8 @@ extension BulkController {
 
         for outcome in outcomes {
             // Found deleted by a read, before anything was sent (a delete's own is gone already).
-            if outcome.deleted { await catalog.gone(outcome.id) }
-            if let removed = outcome.removed { await mediaEviction.forgetMedia(of: removed) }
-            await writer.record(.init(action: "bulk", changes: outcome.changes, detail: Self.bulkActivityDetail(action, outcome).stored,
+            if outcome.deleted { await upstream.catalogService.gone(outcome.id) }
+            await upstream.writer.record(.init(action: "bulk", changes: outcome.changes, detail: Self.bulkActivityDetail(action, outcome).stored,
                                       runID: runID), productID: outcome.id, by: requester)
         }
 

@@ -17,8 +17,6 @@ struct BulkRunner: Sendable {
         /// The product as the API has it afterwards (nil: deleted or unchanged).
         var updated: ProductDetail?
         var deleted = false
-        /// The product as it was, when this action deleted it (its images leave the media cache).
-        var removed: ProductDetail?
         /// Each field the action changed, old → new (the activity row's, for reverting the run).
         var changes: [ActivityEntry.FieldChange] = []
     }
@@ -58,7 +56,7 @@ struct BulkRunner: Sendable {
             switch action {
             case .delete(let password):
                 do throws(ProductWriter.DeleteFailure) {
-                    outcome.removed = try await writer.delete(product.id, password: password, by: requester, note: nil)
+                    _ = try await writer.delete(product.id, password: password, by: requester, note: nil)
                 } catch {
                     switch error {
                     case .notKept(let failure):

@@ -16,22 +16,8 @@ struct CatalogController: Sendable {
     let saleSections: SaleSections
     let workbook: CatalogWorkbook
 
-    // Parts of the groups it holds, under the names its handlers use.
-    var configuration: PanelConfiguration { pages.configuration }
-    var client: OpenMarketClient { upstream.client }
-    var catalog: CatalogService { upstream.catalogService }
-    var vendor: VendorIdentity { upstream.vendor }
-
     /// The cookie remembering the list's last view (list or grid).
     static let viewCookie = "om_view"
-
-    /// The list shows the sale marks and the discount action only where discounts can be scheduled.
-    var salesAvailable: Bool { saleSections.salesAvailable }
-
-    /// Each row's scheduled discount mark (`SaleSections`).
-    func addSaleMarks(to view: inout ProductListView, _ l: Localizer) async {
-        await saleSections.addSaleMarks(to: &view, l)
-    }
 
     /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
     static func register(on routes: inout RouteTable) {

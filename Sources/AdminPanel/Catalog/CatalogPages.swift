@@ -8,9 +8,9 @@ extension CatalogController {
     /// seller's: it only makes the copy current, like a reload.
     func refreshCatalog(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
         let back = BackLink.target(request.query["back"])
-        await catalog.touch()
+        await upstream.catalogService.touch()
         // On failure the list shows the copy's age and the warning; nothing else to say here.
-        await catalog.syncStartingNow()
+        await upstream.catalogService.syncStartingNow()
         return .redirect(to: back, status: 303)
     }
 
@@ -38,30 +38,30 @@ extension CatalogController {
 
     /// Every product of the view, from a fresh copy (an error page when the API cannot give one).
     func exportedProducts(_ query: CatalogQuery, retryURL: String) async throws -> (CatalogSnapshot, [Int32]) {
-        await catalog.ensureFresh(maxAge: configuration.catalogMaxAge)
-        let status = await catalog.status
+        await upstream.catalogService.ensureFresh(maxAge: pages.configuration.catalogMaxAge)
+        let status = await upstream.catalogService.status
         guard status.syncedAt != nil else {
             if let error = status.error { throw PageFailure(error, retryURL: retryURL) }
             throw PageFailure(status: 502, heading: "catalog_unavailable_heading",
                               message: "catalog_unavailable_message", retryURL: retryURL)
         }
-        let snapshot = catalog.copy.snapshot()
-        return (snapshot, snapshot.all(query, ownVendorID: await vendor.id))
+        let snapshot = upstream.catalogService.copy.snapshot()
+        return (snapshot, snapshot.all(query, ownVendorID: await upstream.vendor.id))
     }
 
     /// `GET /products/newest.json`: `{"newest_id": N}`, the id of the newest product on the API,
     /// polled by the list page's script for the new-products notice. Every tab shares one
     /// upstream check at most every few seconds (`NewestProductCheck`).
     func newestProduct(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
-        await catalog.touch()
+        await upstream.catalogService.touch()
         guard let newest = await newestCheck.newestID() else {
             var response = HTTPResponse.json(Data(#"{"newest_id":null}"#.utf8), status: 503)
             response.headers["Cache-Control"] = "no-store"
             return response
         }
         // The API has something the copy lacks: bring the copy up to date in the background.
-        if newest > (catalog.copy.snapshot().newestID ?? 0) {
-            let sync = catalog
+        if newest > (upstream.catalogService.copy.snapshot().newestID ?? 0) {
+            let sync = upstream.catalogService
             Task { await sync.sync() }
         }
         var response = HTTPResponse.json(Data(#"{"newest_id":\#(newest)}"#.utf8))

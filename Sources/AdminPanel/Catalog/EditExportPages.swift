@@ -41,7 +41,7 @@ extension CatalogController {
                               arguments: ["count": l.number(order.count), "max": l.number(ImportService.maxRows)])
         }
         let listed = order.map { snapshot.products[Int($0)] }
-        let client = client
+        let client = upstream.client
         let reads = await BoundedConcurrency.map(listed.map(\.id), limit: ImportService.concurrency) { id -> Result<ProductDetail, OpenMarketError> in
             do throws(OpenMarketError) {
                 let detail = try await client.product(id: id)
@@ -52,7 +52,7 @@ extension CatalogController {
         }
         var rows: [CatalogEditExport.Row] = []
         rows.reserveCapacity(reads.count)
-        let now = configuration.now()
+        let now = pages.configuration.now()
         for (copy, read) in zip(listed, reads) {
             switch read {
             case .success(let detail):

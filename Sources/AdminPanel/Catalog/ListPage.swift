@@ -63,18 +63,18 @@ extension CatalogController {
         var query = CatalogQuery({ request.query[$0] }, defaultView: rememberedView)
         var context = context
         let l = context.localizer
-        let ownVendor = await vendor.id
+        let ownVendor = await upstream.vendor.id
 
         var view: ProductListView
         var newestKnown: Int?
         if query.isPlainNewestFirst {
             let listing: ProductListPage
             do {
-                listing = try await client.listProducts(page: query.page, itemsPerPage: query.perPage)
+                listing = try await upstream.client.listProducts(page: query.page, itemsPerPage: query.perPage)
             } catch {
                 throw PageFailure(error, retryURL: query.url())
             }
-            await catalog.touch()
+            await upstream.catalogService.touch()
             let products = listing.pages.map { presenter.listRow($0, ownVendorID: ownVendor, l) }
             view = listView(query, products: products, target: request.target, l)
             view.totalText = Self.totalText(count: listing.totalCount, page: listing.pageNo,
@@ -84,17 +84,17 @@ extension CatalogController {
                 hasNext: listing.hasNext, query: query)
             view.empty = products.isEmpty && listing.unreadable.isEmpty ? Self.emptyState(query, l) : nil
             view.unreadable = UnreadableProducts.view(listing.unreadable, l)
-            newestKnown = [catalog.copy.snapshot().newestID, query.page == 1 ? listing.pages.first?.id : nil]
+            newestKnown = [upstream.catalogService.copy.snapshot().newestID, query.page == 1 ? listing.pages.first?.id : nil]
                 .compactMap { $0 }.max()
         } else {
-            await catalog.ensureFresh(maxAge: configuration.catalogMaxAge)
-            let status = await catalog.status
+            await upstream.catalogService.ensureFresh(maxAge: pages.configuration.catalogMaxAge)
+            let status = await upstream.catalogService.status
             guard status.syncedAt != nil else {
                 if let error = status.error { throw PageFailure(error, retryURL: query.url()) }
                 throw PageFailure(status: 502, heading: "catalog_unavailable_heading",
                                   message: "catalog_unavailable_message", retryURL: query.url())
             }
-            let snapshot = catalog.copy.snapshot()
+            let snapshot = upstream.catalogService.copy.snapshot()
             let result = snapshot.page(query, ownVendorID: ownVendor)
             query.page = result.pageNo
             let products = result.products.map { presenter.listRow($0.listItem, ownVendorID: ownVendor, l) }
@@ -120,13 +120,13 @@ extension CatalogController {
         if !selectable.isEmpty, context.role.canWrite {
             context = context.withFormKey()
             Self.markSelectable(&view.products, selectable, refusal, l)
-            view.bulk = BulkFormState.view(refusal, l, offersSales: salesAvailable,
+            view.bulk = BulkFormState.view(refusal, l, offersSales: saleSections.salesAvailable,
                                            csrfToken: context.csrfToken,
                                            back: BackLink.validated(request.target) ?? query.url(), pageIDs: selectable)
         }
         // The view's file for editing, on every page of it: for people who may import it back.
         if context.role.canWrite { view.editExport = LinkView(url: query.editExportWorkbookURL) }
-        await addSaleMarks(to: &view, l)
+        await saleSections.addSaleMarks(to: &view, l)
 
         // New products since this browser last saw the newest ones: a notice (without JS, this
         // is how it appears; with JS the page also polls /products/newest.json).
@@ -238,7 +238,7 @@ extension CatalogController {
 
     /// "How old is this copy" for a page built from it, with a warning when syncing fails.
     func copyStatusView(_ status: CatalogSync.Status, _ l: Localizer) -> CopyStatusView {
-        let now = configuration.now()
+        let now = pages.configuration.now()
         let age = status.syncedAt.map { max(0, WholeNumber.clamped(now.timeIntervalSince($0), rounding: .down)) } ?? 0
         let ageText = Self.ageText(age, l)
         var view = CopyStatusView(ageSeconds: age, ageText: l("catalog_copy_age", ["age": ageText]), warning: nil)

@@ -11,9 +11,6 @@ struct DraftController: Sendable {
     /// The register form, filled with a draft (`ProductFormController.registerPage`).
     let registerPage: @Sendable (ProductFormState, PanelContext, Int) throws -> HTTPResponse
 
-    // Parts of the groups it holds, under the names its handlers use.
-    var configuration: PanelConfiguration { pages.configuration }
-
     /// `GET /drafts`: the team's drafts, newest first; editors can open or discard each.
     func draftsPage(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
         let context = context.withFormKey()
@@ -24,7 +21,7 @@ struct DraftController: Sendable {
             DraftRowView(
                 id: draft.id,
                 name: draft.name.isEmpty ? l("safety_draft_untitled") : draft.name,
-                saved: l("safety_draft_saved_by", ["person": draft.person, "time": l.dateTime(draft.savedAt, in: configuration.timeZone)]),
+                saved: l("safety_draft_saved_by", ["person": draft.person, "time": l.dateTime(draft.savedAt, in: pages.configuration.timeZone)]),
                 write: canWrite ? DraftActionsView(openURL: "/drafts/\(draft.id)", deleteURL: "/drafts/\(draft.id)/delete",
                                                    csrfToken: context.csrfToken) : nil)
         }

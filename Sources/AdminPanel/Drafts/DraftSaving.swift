@@ -5,7 +5,6 @@ import OpenMarketCore
 
 /// The register form's "save as draft" button, and a draft finished by registering it.
 struct DraftSaving: Sendable {
-    let pages: Pages
     let configuration: PanelConfiguration
     let staging: StagedUploads
     let drafts: DraftStore
@@ -17,9 +16,9 @@ struct DraftSaving: Sendable {
     /// images in `DATA/drafts` (synced), asks the API nothing, and leads to `/drafts`. A form
     /// opened from a draft (`draft_id`) replaces that draft, and only a draft the panel issued:
     /// any other id is a 404 (it would otherwise add a draft past the limit). The v1 password is
-    /// never kept.
+    /// never kept. Answers the draft's name as the flash shows it; a refusal is a `PageFailure`.
     func saveDraft(_ form: MultipartForm, values: ProductFormValues, uploads: [ImageUpload],
-                   staged: (token: String, images: [StagedImage])?, context: PanelContext, l: Localizer) async throws -> HTTPResponse {
+                   staged: (token: String, images: [StagedImage])?, context: PanelContext, l: Localizer) async throws -> String {
         let given = form.fields["draft_id"]?.trimmingCharacters(in: .whitespaces) ?? ""
         let existing = given.isEmpty ? nil : Int(given)
         if !given.isEmpty {
@@ -52,8 +51,7 @@ struct DraftSaving: Sendable {
         }
         if let oldFolder { await safetyFiles.remove(area: Self.draftArea, folder: oldFolder) }
         if let staged { await staging.discard(token: staged.token) }
-        let shown = name.isEmpty ? l("safety_draft_untitled") : name
-        return pages.redirect(to: "/drafts", flash: l("safety_flash_draft_saved", ["name": shown]))
+        return name.isEmpty ? l("safety_draft_untitled") : name
     }
 
     /// After a product was registered from a draft: the draft is done.

@@ -13,6 +13,9 @@ struct DeleteAttempt: Sendable {
     private let ticket: AttemptGate.Ticket
     let person: String
 
+    /// The key of the panel-wide limit (person names cannot contain `*`).
+    static let panelWide = "*"
+
     /// What is left after a wrong password: more tries, or none before a wait of this many
     /// seconds. Either way the password *was* checked, so the answer says it was wrong (422);
     /// only a try refused before the check (`reserve` failing) answers 429.
@@ -23,7 +26,7 @@ struct DeleteAttempt: Sendable {
 
     /// A slot for `person`'s try, or how long they must wait (nothing is reserved then).
     static func reserve(_ person: String, in gate: AttemptGate) async -> Result<DeleteAttempt, AttemptGate.Wait> {
-        switch await gate.reserve(person, ProductController.panelWide) {
+        switch await gate.reserve(person, Self.panelWide) {
         case .success(let ticket): return .success(DeleteAttempt(gate: gate, ticket: ticket, person: person))
         case .failure(let wait): return .failure(wait)
         }
@@ -31,7 +34,7 @@ struct DeleteAttempt: Sendable {
 
     /// How long `person` must wait before a try, without reserving (a locked form).
     static func wait(for person: String, in gate: AttemptGate) async -> TimeInterval? {
-        await gate.retryAfter(person, ProductController.panelWide)
+        await gate.retryAfter(person, Self.panelWide)
     }
 
     /// The password was right, or the API never checked it: the try does not count.
@@ -43,8 +46,8 @@ struct DeleteAttempt: Sendable {
     /// are (tries checked at the same time may all find none left: each still learns it was wrong).
     @discardableResult
     func commitWrongPassword() async -> Left {
-        let remaining = await gate.remaining(person, ProductController.panelWide)
-        if remaining == 0, let wait = await gate.retryAfter(person, ProductController.panelWide) { return .paused(wait) }
+        let remaining = await gate.remaining(person, Self.panelWide)
+        if remaining == 0, let wait = await gate.retryAfter(person, Self.panelWide) { return .paused(wait) }
         return .tries(remaining)
     }
 }

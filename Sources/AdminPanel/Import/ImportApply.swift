@@ -26,7 +26,7 @@ extension ImportController {
             // A create whose lost answer was found among the vendor's products: written earlier, recorded now.
             if result.found, let product = result.product { await catalogSeen(product) }
             if result.done, let id = result.productID {
-                await writer.record(.init(action: "import", changes: result.changes,
+                await upstream.writer.record(.init(action: "import", changes: result.changes,
                                           detail: ActivityDetail("import_row", ["line": String(result.line),
                                                                                 "file": batch.fileName]).stored),
                                     productID: id, by: requester)
@@ -43,12 +43,12 @@ extension ImportController {
         var result = ImportRowResult(line: row.line, done: false, productID: row.productID, reason: "")
         do {
             if let update = row.update, let id = row.productID {
-                try await store.markSending(batch.id, line: row.line, at: configuration.now(), afterID: nil)
+                try await store.markSending(batch.id, line: row.line, at: pages.configuration.now(), afterID: nil)
                 let changes = ProductChanges(name: update.name, description: update.description, price: update.price,
                                              currency: update.currency.flatMap(Currency.init(rawValue:)),
                                              discountedPrice: update.discountedPrice, stock: update.stock)
                 let answer: Result<ProductDetail, OpenMarketError>
-                do throws(OpenMarketError) { answer = .success(try await writer.update(id, changes, by: requester, note: nil)) } catch {
+                do throws(OpenMarketError) { answer = .success(try await upstream.writer.update(id, changes, by: requester, note: nil)) } catch {
                     answer = .failure(error)
                 }
                 switch answer {
@@ -74,7 +74,7 @@ extension ImportController {
                                    by requester: ProductWriter.Requester) async throws -> ImportRowResult {
         let store = imports.store
         var result = ImportRowResult(line: row.line, done: false, productID: nil, reason: "")
-        let ownVendor = await vendor.id
+        let ownVendor = await upstream.vendor.id
         // A create sent before whose answer never came: is the product there?
         if let earlier = batch.rows[row.line], earlier.state == .sending {
             let search: Result<ProductListItem?, OpenMarketError>
@@ -88,7 +88,7 @@ extension ImportController {
                 result.done = true
                 result.found = true
                 result.productID = found.id
-                result.product = try? await client.product(id: found.id)
+                result.product = try? await upstream.client.product(id: found.id)
                 result.changes = row.changes.map { .init(field: $0.field, old: "", new: $0.new) }
                 try await store.finish(batch.id, line: row.line, state: .done, productID: found.id, reason: "")
                 return result
@@ -113,10 +113,10 @@ extension ImportController {
         let product = NewProduct(name: draft.name, description: draft.description, price: draft.price,
                                  currency: Currency(rawValue: draft.currency) ?? .KRW, discountedPrice: draft.discountedPrice,
                                  stock: draft.stock, images: uploads)
-        let highest = catalog.copy.snapshot().products.map(\.id).max()
-        try await store.markSending(batch.id, line: row.line, at: configuration.now(), afterID: highest)
+        let highest = upstream.catalogService.copy.snapshot().products.map(\.id).max()
+        try await store.markSending(batch.id, line: row.line, at: pages.configuration.now(), afterID: highest)
         let answer: Result<ProductDetail, OpenMarketError>
-        do throws(OpenMarketError) { answer = .success(try await writer.create(product, by: requester, note: nil)) } catch {
+        do throws(OpenMarketError) { answer = .success(try await upstream.writer.create(product, by: requester, note: nil)) } catch {
             answer = .failure(error)
         }
         switch answer {
@@ -142,7 +142,7 @@ extension ImportController {
     /// A product of this vendor with the draft's name, price and currency and an id above what the
     /// panel knew before sending: the one an earlier try created.
     private func findImported(_ draft: ImportNewProduct, after: Int?, vendorID: Int?) async throws(OpenMarketError) -> ProductListItem? {
-        let page = try await client.listProducts(page: 1, itemsPerPage: 100, search: draft.name)
+        let page = try await upstream.client.listProducts(page: 1, itemsPerPage: 100, search: draft.name)
         return page.pages.filter { item in
             item.name == draft.name && item.currency.rawValue == draft.currency
                 && (item.price * 100).rounded() == (draft.price * 100).rounded()
@@ -155,8 +155,8 @@ extension ImportController {
         if let url = ImageAddress.webURL(reference) {
             let fetched: (filename: String, data: Data)
             do {
-                fetched = try await ImageFetcher(client: outbound, trustedOrigins: [configuration.api.baseURL] + configuration.mediaOrigins,
-                                                 maxBytes: configuration.uploadLimit, timeout: configuration.api.timeout).fetch(url)
+                fetched = try await ImageFetcher(client: outbound, trustedOrigins: [pages.configuration.api.baseURL] + pages.configuration.mediaOrigins,
+                                                 maxBytes: pages.configuration.uploadLimit, timeout: pages.configuration.api.timeout).fetch(url)
             } catch let failure as ImageFetcher.Failure {
                 throw ImportImageFailure(key: failure.key, arguments: failure.arguments.merging(["file": reference]) { own, _ in own },
                                          message: "‘\(reference)’: \(failure.message)")

@@ -16,16 +16,6 @@ struct ImportController: Sendable, CatalogWriting {
     /// The panel's client to the outside, for photos named by URL.
     let outbound: HTTPClient
 
-    // Parts of the groups it holds, under the names its handlers use.
-    var configuration: PanelConfiguration { pages.configuration }
-    var staging: StagedUploads { uploads.staging }
-    var spoolDirectory: URL { uploads.spoolDirectory }
-    var client: OpenMarketClient { upstream.client }
-    var catalog: CatalogService { upstream.catalogService }
-    /// Every product write: the API, the copy, the activity row, the trash keep.
-    var writer: ProductWriter { upstream.writer }
-    var vendor: VendorIdentity { upstream.vendor }
-
     /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
     static func register(on routes: inout RouteTable) {
         routes.get("/products/import", .editor, page: \.controllers.importController) { try await $0.importForm($1, $2) }

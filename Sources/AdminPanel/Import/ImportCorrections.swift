@@ -69,9 +69,9 @@ extension ImportController {
         let keptBytes = photos.usable.values.reduce(0) { $0 + $1.count }
             + inherited.reduce(0) { $0 + ((try? $1.file.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0) }
         guard photos.usable.count + inherited.count <= ImportService.maxKeptPhotos,
-              keptBytes <= ImportService.maxKeptPhotoBytes(uploadLimit: configuration.uploadLimit) else {
+              keptBytes <= ImportService.maxKeptPhotoBytes(uploadLimit: pages.configuration.uploadLimit) else {
             return try refuse(l("import_corrected_too_many_photos", ["count": l.number(ImportService.maxKeptPhotos),
-                                                                      "size": l.number(ImportService.maxKeptPhotoBytes(uploadLimit: configuration.uploadLimit) >> 20)]),
+                                                                      "size": l.number(ImportService.maxKeptPhotoBytes(uploadLimit: pages.configuration.uploadLimit) >> 20)]),
                               413)
         }
         // The earlier preview must not be applied while its photos move on: claim it.

@@ -42,8 +42,8 @@ extension ImportController {
     func importUploadForm(_ request: HTTPRequest) async throws -> MultipartForm {
         try await request.multipartForm(limits: MultipartLimits(
             maxParts: 260, maxHeaderBytesPerPart: 8 * 1024, maxFieldBytes: 8 * 1024,
-            maxFileBytes: max(ImportService.maxFileBytes, configuration.uploadLimit), spoolThreshold: 512 * 1024),
-            spoolDirectory: spoolDirectory)
+            maxFileBytes: max(ImportService.maxFileBytes, pages.configuration.uploadLimit), spoolThreshold: 512 * 1024),
+            spoolDirectory: uploads.spoolDirectory)
     }
 
     /// A spreadsheet's header and records, read within every limit.
@@ -61,7 +61,7 @@ extension ImportController {
 
     func readSpreadsheet(_ form: MultipartForm, _ l: Localizer) async throws -> SpreadsheetReading {
         // v1 products each have their own password, asked on every change: no batch can hold them.
-        guard writer.dialect.hasVendor else { return .refused(l("import_error_v1"), status: 422) }
+        guard upstream.writer.dialect.hasVendor else { return .refused(l("import_error_v1"), status: 422) }
         guard let file = form.files(named: "file").first, file.size > 0 else {
             return .refused(l("import_error_no_file"), status: 422)
         }
@@ -69,7 +69,7 @@ extension ImportController {
             return .refused(l("import_error_too_large", ["size": "5"]), status: 413)
         }
         let fileName = ImageStager.safeFilename(file.filename)
-        let data = try await staging.read(file)
+        let data = try await uploads.staging.read(file)
         let records: [CSVReader.Record]
         do {
             // CPU work (up to 5 MiB): on the import's own thread, never on a loop serving requests.
@@ -106,7 +106,7 @@ extension ImportController {
         var photos = FittedPhotos()
         for image in form.files(named: "images") where image.size > 0 {
             let name = ImageStager.safeFilename(image.filename)
-            let bytes = try await staging.read(image)
+            let bytes = try await uploads.staging.read(image)
             do {
                 let fitted = try await imageStager.shrinkForUpload(bytes, filename: name)
                 photos.usable[name] = fitted.data
@@ -129,7 +129,7 @@ extension ImportController {
         for name in photos.usable.keys { uploads[name] = .some(nil) }
         for photo in inherited { uploads[photo.name] = .some(nil) }
         let existing = await importProducts(for: spreadsheet.rows, header: spreadsheet.header)
-        let planner = ImportPlanner(ownVendorID: writer.dialect.hasVendor ? await vendor.id : nil,
+        let planner = ImportPlanner(ownVendorID: upstream.writer.dialect.hasVendor ? await upstream.vendor.id : nil,
                                     products: existing, uploads: uploads)
         let header = spreadsheet.header, rows = spreadsheet.rows
         var plan = await imports.shrinking.run { planner.plan(header: header.cells, records: rows) }
@@ -137,7 +137,7 @@ extension ImportController {
         let kept = photos.usable.sorted { $0.key < $1.key }.map { (name: $0.key, data: $0.value) }
         let imports = imports
         plan.files = try await imports.shrinking.run { try imports.keep(kept, inherited: inherited, for: id) }
-        try await imports.store.create(id: id, person: person, fileName: spreadsheet.fileName, plan: plan, at: configuration.now())
+        try await imports.store.create(id: id, person: person, fileName: spreadsheet.fileName, plan: plan, at: pages.configuration.now())
         await imports.trim(person: person)
         return (plan, id)
     }
@@ -150,8 +150,8 @@ extension ImportController {
     /// lacks, and the description (read from the API) where a row gives one to compare.
     private func importProducts(for rows: [CSVReader.Record], header: CSVReader.Record) async -> [Int: ImportPlanner.Existing] {
         guard let columns = try? ImportColumns(header: header.cells), columns.has(.id) else { return [:] }
-        await catalog.ensureFresh(maxAge: configuration.catalogMaxAge)
-        let snapshot = catalog.copy.snapshot()
+        await upstream.catalogService.ensureFresh(maxAge: pages.configuration.catalogMaxAge)
+        let snapshot = upstream.catalogService.copy.snapshot()
         var found: [Int: ImportPlanner.Existing] = [:]
         var toRead: [Int] = []
         var unknownReads = 0
@@ -170,7 +170,7 @@ extension ImportController {
             }
         }
         // Read at most 4 at a time, like every batch of API calls the panel makes.
-        let client = client
+        let client = upstream.client
         let details = await BoundedConcurrency.map(toRead, limit: ImportService.concurrency) { id -> ProductDetail? in
             try? await client.product(id: id)
         }
@@ -252,6 +252,6 @@ extension ImportController {
 
     /// Within its 24 hours: it can be applied, and a corrected file can take its photos.
     func importLive(_ batch: ImportStore.Batch) -> Bool {
-        configuration.now().timeIntervalSince(batch.createdAt) < ImportService.lifetime
+        pages.configuration.now().timeIntervalSince(batch.createdAt) < ImportService.lifetime
     }
 }

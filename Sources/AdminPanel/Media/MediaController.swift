@@ -14,9 +14,6 @@ struct MediaController: Sendable {
     let mediaCache: MediaCache
     let mediaFetches: SingleFlight<MediaController.MediaFetch>
 
-    // Parts of the groups it holds, under the names its handlers use.
-    var configuration: PanelConfiguration { pages.configuration }
-
     /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
     static func register(on routes: inout RouteTable) {
         routes.get("/uploads/{token}/{image}", .viewer, page: \.controllers.mediaController) { try await $0.stagedPreview($1, $2) }

@@ -1,7 +1,7 @@
 import Foundation
 import OpenMarketCore
 
-/// Forgets a deleted product's images in the media cache (single and bulk deletes).
+/// Forgets a deleted product's images in the media cache (every delete, through `ProductWriter`).
 struct MediaEviction: Sendable {
     let media: MediaLinks
     let mediaCache: MediaCache

@@ -47,7 +47,7 @@ extension MediaController {
         let answer: TransportResponse
         do {
             answer = try await transport.send(TransportRequest(method: "GET", url: url, headers: [],
-                                                               body: nil, timeout: configuration.api.timeout))
+                                                               body: nil, timeout: pages.configuration.api.timeout))
         } catch {
             return .failure(status: 502, messageKey: "media_unreachable")
         }

@@ -4,7 +4,7 @@ import HTTPServer
 
 /// `/account`: your own password and your own sessions (each revocable, or all but this one), and
 /// for owners the vendor password.
-extension PeopleController {
+extension AccountController {
     func accountPage(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
         let context = context.withFormKey()
         return try await accountView(context: context, issues: [:], status: 200)
@@ -15,7 +15,7 @@ extension PeopleController {
     func changePassword(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
         let form = try await request.urlencodedForm()
         try pages.requireCSRF(context, formToken: form["csrf_token"])
-        guard context.signedIn, let person = await people.person(named: context.person) else {
+        guard context.signedIn, let person = await accounts.people.person(named: context.person) else {
             throw PageFailure.forbidden("account_sign_in_off")
         }
         let current = form["current_password"] ?? ""
@@ -39,9 +39,9 @@ extension PeopleController {
             issues[problem == "password_mismatch" ? "password_confirm" : "password"] = problem
         }
         guard issues.isEmpty else { return try await accountView(context: context, issues: issues, status: 422) }
-        try await people.setPassword(of: person.name, hash: try await hasher.hash(password))
-        await sessions.revokeAll(of: person.name, keeping: context.sessionHash)
-        await activity.record(ActivityEntry(context, request, action: "password-changed"))
+        try await accounts.people.setPassword(of: person.name, hash: try await hasher.hash(password))
+        await accounts.sessions.revokeAll(of: person.name, keeping: context.sessionHash)
+        await accounts.activity.record(ActivityEntry(context, request, action: "password-changed"))
         return pages.redirect(to: "/account", flash: context.localizer("account_password_changed"))
     }
 
@@ -53,7 +53,7 @@ extension PeopleController {
         let form = try await request.urlencodedForm()
         try pages.requireCSRF(context, formToken: form["csrf_token"])
         // Without sign-in there is no password to type again: the console printed it at start.
-        guard context.signedIn, let person = await people.person(named: context.person) else {
+        guard context.signedIn, let person = await accounts.people.person(named: context.person) else {
             throw PageFailure.forbidden("account_vendor_password_sign_in_off")
         }
         guard dialect.hasVendor else { throw PageFailure.forbidden("account_vendor_password_v1") }
@@ -70,8 +70,8 @@ extension PeopleController {
             }
             await signInGate.release(ticket)
         }
-        await activity.record(ActivityEntry(context, request, action: "vendor-password-viewed"))
-        var response = try await accountView(context: context, issues: [:], status: 200, vendorPassword: configuration.api.secret)
+        await accounts.activity.record(ActivityEntry(context, request, action: "vendor-password-viewed"))
+        var response = try await accountView(context: context, issues: [:], status: 200, vendorPassword: pages.configuration.api.secret)
         response.headers["Cache-Control"] = "no-store"
         return response
     }
@@ -82,11 +82,11 @@ extension PeopleController {
         let form = try await request.urlencodedForm()
         try pages.requireCSRF(context, formToken: form["csrf_token"])
         let handle = request.pathParameters["handle"] ?? ""
-        guard handle.count == 16, let target = await sessions.sessions(of: context.person).first(where: { $0.idHash.hasPrefix(handle) }) else {
+        guard handle.count == 16, let target = await accounts.sessions.sessions(of: context.person).first(where: { $0.idHash.hasPrefix(handle) }) else {
             throw PageFailure.notFound("account_session_gone")
         }
-        await sessions.revoke(target.idHash)
-        await activity.record(ActivityEntry(context, request, action: "session-revoked",
+        await accounts.sessions.revoke(target.idHash)
+        await accounts.activity.record(ActivityEntry(context, request, action: "session-revoked",
                                             detail: ActivityDetail("session_revoked", target.browser == SessionStore.unknownBrowser
                                                 ? ["browser_key": "account_browser_unknown"] : ["browser": target.browser]).stored))
         if target.idHash == context.sessionHash {
@@ -101,9 +101,9 @@ extension PeopleController {
     func revokeOtherSessions(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
         let form = try await request.urlencodedForm()
         try pages.requireCSRF(context, formToken: form["csrf_token"])
-        let count = await sessions.revokeAll(of: context.person, keeping: context.sessionHash)
+        let count = await accounts.sessions.revokeAll(of: context.person, keeping: context.sessionHash)
         if count > 0 {
-            await activity.record(ActivityEntry(context, request, action: "session-revoked", detail: ActivityDetail("sessions_revoked_others", ["count": String(count)]).stored))
+            await accounts.activity.record(ActivityEntry(context, request, action: "session-revoked", detail: ActivityDetail("sessions_revoked_others", ["count": String(count)]).stored))
         }
         return pages.redirect(to: "/account", flash: context.localizer("account_others_revoked"))
     }
@@ -113,7 +113,7 @@ extension PeopleController {
                      vendorPassword: String? = nil) async throws -> HTTPResponse {
         let l = context.localizer
         let person = context.person
-        let own = context.signedIn ? await sessions.sessions(of: person) : []
+        let own = context.signedIn ? await accounts.sessions.sessions(of: person) : []
         func message(_ field: String) -> MessageView? {
             issues[field].map { MessageView(message: l($0, ["min": String(PasswordRules.minimumLength), "wait": l.duration(wait)])) }
         }
@@ -123,7 +123,7 @@ extension PeopleController {
             sessions: own.map { record in
                 AccountSessionView(handle: String(record.idHash.prefix(16)), address: record.address,
                                    browser: record.browser == SessionStore.unknownBrowser ? l("account_browser_unknown") : record.browser,
-                                   lastSeen: l.dateTime(record.lastSeen, in: configuration.timeZone),
+                                   lastSeen: l.dateTime(record.lastSeen, in: pages.configuration.timeZone),
                                    current: record.idHash == context.sessionHash)
             },
             alert: issues.keys.contains(where: { $0 != "vendor_current_password" }) ? MessageView(message: l("form_has_errors")) : nil,

@@ -58,7 +58,8 @@ enum ColleagueAddress {
 extension PeopleController {
     /// The address colleagues open (`ColleagueAddress`), for this panel as it runs.
     var colleagueBaseURL: String {
-        ColleagueAddress.base(publicURL: configuration.publicURL, scheme: configuration.scheme, bindHost: configuration.host,
-                              port: listeningPort.value, interfaces: HostAllowList.interfaceAddresses())
+        let configuration = pages.configuration
+        return ColleagueAddress.base(publicURL: configuration.publicURL, scheme: configuration.scheme, bindHost: configuration.host,
+                                     port: listeningPort.value, interfaces: HostAllowList.interfaceAddresses())
     }
 }

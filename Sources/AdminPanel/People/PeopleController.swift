@@ -3,24 +3,19 @@ import HTTPServer
 import OpenMarketCore
 
 /// `/people` (owners invite, change roles, disable, reset), `/setup/{token}` and `/invite/{token}`
-/// (first owner, invited people), `/account` (one's own password and sessions).
+/// (first owner, invited people).
 ///
-/// Handlers: `PeoplePage.swift`, `SetupPages.swift`, `AccountPage.swift`, `ColleagueAddress.swift`.
-/// `PanelControllers` builds it with the dependencies below.
+/// Handlers: `PeoplePage.swift`, `SetupPages.swift`, `ColleagueAddress.swift`. `PanelControllers`
+/// builds it with the dependencies below.
 struct PeopleController: Sendable {
     let pages: Pages
-    let sessionStart: SessionStart
+    /// The people, their sessions and activity rows; signing a new owner or invitee in.
+    let accounts: Accounts
     let hasher: PasswordHasher
-    let signInGate: AttemptGate
+    /// The first owner's one-time setup link (nil once an owner exists).
     let setupToken: String?
-    let dialect: any PanelDialect
+    /// The port colleagues' invitation links name.
     let listeningPort: ListeningPort
-
-    // Parts of the groups it holds, under the names its handlers use.
-    var configuration: PanelConfiguration { pages.configuration }
-    var sessions: SessionStore { sessionStart.sessions }
-    var people: PeopleStore { sessionStart.people }
-    var activity: ActivityLog { sessionStart.activity }
 
     /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
     static func register(on routes: inout RouteTable) {
@@ -37,14 +32,5 @@ struct PeopleController: Sendable {
                     page: \.controllers.peopleController) { try await $0.disablePerson($1, $2) }
         routes.post("/people/{name}/reset", .owner, bodyLimit: .bytes(16 * 1024),
                     page: \.controllers.peopleController) { try await $0.resetPerson($1, $2) }
-        routes.get("/account", .viewer, page: \.controllers.peopleController) { try await $0.accountPage($1, $2) }
-        routes.post("/account/password", .viewer, bodyLimit: .bytes(16 * 1024),
-                    page: \.controllers.peopleController) { try await $0.changePassword($1, $2) }
-        routes.post("/account/vendor-password", .owner, bodyLimit: .bytes(16 * 1024),
-                    page: \.controllers.peopleController) { try await $0.showVendorPassword($1, $2) }
-        routes.post("/account/sessions/others/revoke", .viewer, bodyLimit: .bytes(16 * 1024),
-                    page: \.controllers.peopleController) { try await $0.revokeOtherSessions($1, $2) }
-        routes.post("/account/sessions/{handle}/revoke", .viewer, bodyLimit: .bytes(16 * 1024),
-                    page: \.controllers.peopleController) { try await $0.revokeSession($1, $2) }
     }
 }

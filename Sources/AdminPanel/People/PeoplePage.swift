@@ -24,11 +24,11 @@ extension PeopleController {
         }
         let token = SecureToken.make(byteCount: 16)
         do {
-            try await people.invite(name: name, role: role, tokenHash: PanelCrypto.sha256Hex(token))
+            try await accounts.people.invite(name: name, role: role, tokenHash: PanelCrypto.sha256Hex(token))
         } catch PeopleProblem.nameTaken {
             return try await peopleView(context: context, invite: .init(name: name, role: role, nameError: "person_name_taken"), status: 422)
         }
-        await activity.record(ActivityEntry(context, request, action: "person-invited", detail: ActivityDetail("person_invited", ["name": name, "role": role.rawValue]).stored))
+        await accounts.activity.record(ActivityEntry(context, request, action: "person-invited", detail: ActivityDetail("person_invited", ["name": name, "role": role.rawValue]).stored))
         return try await peopleView(context: context, link: .init(name: name, url: invitationURL(token, request: request), reset: false),
                                     status: 200)
     }
@@ -40,9 +40,9 @@ extension PeopleController {
             return try await peopleView(context: context, rowError: (person.name, "people_role_required"), status: 422)
         }
         do {
-            let old = try await people.setRole(of: person.name, to: role)
+            let old = try await accounts.people.setRole(of: person.name, to: role)
             if old != role {
-                await activity.record(ActivityEntry(context, request, action: "role-changed",
+                await accounts.activity.record(ActivityEntry(context, request, action: "role-changed",
                                                     detail: ActivityDetail("role_changed", ["name": person.name, "old_role": old.rawValue,
                                                                                      "new_role": role.rawValue]).stored))
             }
@@ -56,12 +56,12 @@ extension PeopleController {
     func disablePerson(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
         let (person, _) = try await personAction(request, context)
         do {
-            try await people.disable(person.name)
+            try await accounts.people.disable(person.name)
         } catch let problem as PeopleProblem {
             return try await peopleView(context: context, rowError: (person.name, problem.key), status: 422)
         }
-        await sessions.revokeAll(of: person.name)
-        await activity.record(ActivityEntry(context, request, action: "person-disabled",
+        await accounts.sessions.revokeAll(of: person.name)
+        await accounts.activity.record(ActivityEntry(context, request, action: "person-disabled",
                                             detail: ActivityDetail("person_disabled", ["name": person.name]).stored))
         return pages.redirect(to: "/people", flash: context.localizer("people_disabled", ["name": person.name]))
     }
@@ -74,9 +74,9 @@ extension PeopleController {
             return try await peopleView(context: context, rowError: (person.name, "people_reset_self"), status: 422)
         }
         let token = SecureToken.make(byteCount: 16)
-        try await people.reset(person.name, tokenHash: PanelCrypto.sha256Hex(token))
-        await sessions.revokeAll(of: person.name)
-        await activity.record(ActivityEntry(context, request, action: "person-invited", detail: ActivityDetail("password_reset", ["name": person.name]).stored))
+        try await accounts.people.reset(person.name, tokenHash: PanelCrypto.sha256Hex(token))
+        await accounts.sessions.revokeAll(of: person.name)
+        await accounts.activity.record(ActivityEntry(context, request, action: "person-invited", detail: ActivityDetail("password_reset", ["name": person.name]).stored))
         return try await peopleView(context: context, link: .init(name: person.name, url: invitationURL(token, request: request), reset: true),
                                     status: 200)
     }
@@ -86,7 +86,7 @@ extension PeopleController {
     private func personAction(_ request: HTTPRequest, _ context: PanelContext) async throws -> (Person, FormFields) {
         let form = try await request.urlencodedForm()
         try pages.requireCSRF(context, formToken: form["csrf_token"])
-        guard let name = request.pathParameters["name"], let person = await people.person(named: name) else {
+        guard let name = request.pathParameters["name"], let person = await accounts.people.person(named: name) else {
             throw PageFailure.notFound("people_unknown")
         }
         return (person, form)
@@ -97,10 +97,10 @@ extension PeopleController {
     /// address, reached under another of its names (a reverse proxy's `--allowed-host`), keeps
     /// the name this browser used (the host check has already accepted it).
     func invitationURL(_ token: String, request: HTTPRequest) -> String {
-        if configuration.publicURL == nil, !ColleagueAddress.isWildcard(configuration.host),
+        if pages.configuration.publicURL == nil, !ColleagueAddress.isWildcard(pages.configuration.host),
            let host = request.headers["Host"], let (name, _) = HostAllowList.split(host.lowercased()),
            !HostAllowList.isLoopback(name) {
-            return "\(configuration.scheme)://\(host)/invite/\(token)"
+            return "\(pages.configuration.scheme)://\(host)/invite/\(token)"
         }
         return colleagueBaseURL + "/invite/" + token
     }
@@ -121,7 +121,7 @@ extension PeopleController {
     private func peopleView(context: PanelContext, invite: InviteFormState = .init(), link: InvitationLink? = nil,
                             rowError: (name: String, key: String)? = nil, status: Int) async throws -> HTTPResponse {
         let l = context.localizer
-        let everyone = await people.all
+        let everyone = await accounts.people.all
         func roleOptions(chosen: Role?) -> [ListOptionView] {
             Role.allCases.map { ListOptionView(value: $0.rawValue, label: l($0.labelKey), chosen: $0 == chosen) }
         }
@@ -146,7 +146,7 @@ extension PeopleController {
                 InvitationLinkView(url: link.url,
                                    message: l(link.reset ? "people_reset_link" : "people_invited_link", ["name": link.name]))
             },
-            signInOff: !configuration.signIn)
+            signInOff: !pages.configuration.signIn)
         var response = try pages.page(view, title: l("people_heading"), context: context, section: .people, status: status)
         if link != nil { response.headers["Cache-Control"] = "no-store" }
         return response

@@ -29,16 +29,17 @@ extension PeopleController {
         let hash = try await hasher.hash(password)
         let owner: Person
         do {
-            owner = try await people.createOwner(name: name, passwordHash: hash)
+            owner = try await accounts.people.createOwner(name: name, passwordHash: hash)
         } catch PeopleProblem.alreadySetUp {
             throw PageFailure.notFound()
         }
-        return try await sessionStart.startSession(for: owner, request: request, redirectTo: "/products", detail: ActivityDetail("owner_set_up").stored)
+        let cookie = try await accounts.startSession(for: owner, request: request, detail: ActivityDetail("owner_set_up").stored)
+        return SessionController.signedIn(cookie, redirectTo: "/products")
     }
 
     private func requireSetupToken(_ request: HTTPRequest) async throws {
         guard let expected = setupToken, let given = request.pathParameters["token"], Secrets.equal(given, expected),
-              await !people.hasOwner else { throw PageFailure.notFound() }
+              await !accounts.people.hasOwner else { throw PageFailure.notFound() }
     }
 
     // MARK: invitation
@@ -61,15 +62,16 @@ extension PeopleController {
         }
         let hash = try await hasher.hash(password)
         let tokenHash = PanelCrypto.sha256Hex(request.pathParameters["token"] ?? "")
-        guard let accepted = try await people.acceptInvitation(tokenHash: tokenHash, passwordHash: hash) else {
+        guard let accepted = try await accounts.people.acceptInvitation(tokenHash: tokenHash, passwordHash: hash) else {
             throw PageFailure.notFound()
         }
-        return try await sessionStart.startSession(for: accepted, request: request, redirectTo: "/products", detail: ActivityDetail("invitation_accepted").stored)
+        let cookie = try await accounts.startSession(for: accepted, request: request, detail: ActivityDetail("invitation_accepted").stored)
+        return SessionController.signedIn(cookie, redirectTo: "/products")
     }
 
     private func invitedPerson(_ request: HTTPRequest) async throws -> Person {
         guard let token = request.pathParameters["token"], PanelCrypto.isToken(token, hexLength: 32),
-              let person = await people.invitation(tokenHash: PanelCrypto.sha256Hex(token)) else {
+              let person = await accounts.people.invitation(tokenHash: PanelCrypto.sha256Hex(token)) else {
             throw PageFailure.notFound("failure_link_used_or_expired")
         }
         return person

@@ -19,9 +19,11 @@ struct DeleteAlternativesView: TemplateView {
     ])
 }
 
-extension ProductController {
-    /// What to offer before deleting `product`, for the person of `visit`.
-    func deleteAlternatives(_ product: ProductDetail, context: PanelContext) async -> DeleteAlternativesView {
+extension DeleteAlternativesView {
+    /// What to offer before deleting `product`, for the person asking (the product page and the
+    /// delete prompt show the same): an editor is told which owners to ask.
+    static func offered(for product: ProductDetail, context: PanelContext, people: PeopleStore,
+                        dialect: any PanelDialect) async -> DeleteAlternativesView {
         var askOwner: String?
         if context.role == .editor {
             let owners = await people.all.filter { $0.role == .owner && $0.isActive }.map(\.name)
@@ -30,7 +32,7 @@ extension ProductController {
             }
         }
         return DeleteAlternativesView(id: product.id, csrfToken: context.csrfToken,
-                                      offersStopSelling: writer.dialect.hasVendor && product.stock > 0,
+                                      offersStopSelling: dialect.hasVendor && product.stock > 0,
                                       askOwner: askOwner)
     }
 }

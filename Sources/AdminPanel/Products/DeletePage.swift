@@ -2,7 +2,7 @@ import Foundation
 import HTTPServer
 import OpenMarketCore
 
-extension ProductController {
+extension ProductDeleteController {
     /// `GET /products/{id}/delete`: the password prompt for browsers without JavaScript.
     func deletePrompt(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
         let id = try Pages.productID(request)
@@ -17,9 +17,6 @@ extension ProductController {
         if let wait { response.headers["Retry-After"] = AttemptGate.Wait(seconds: wait).header }
         return response
     }
-
-    /// The key of the panel-wide delete limit (person names cannot contain `*`).
-    static let panelWide = "*"
 
     /// `POST /products/{id}/delete` with `password` and `csrf_token`: the dialect's two-step delete.
     /// Only a wrong password counts toward the limits (5 per person, 20 for the panel, per 10
@@ -54,7 +51,7 @@ extension ProductController {
         // The product and its images are kept in the trash first; if that fails nothing is deleted.
         let outcome: Result<ProductDetail, OpenMarketError>
         do throws(ProductWriter.DeleteFailure) {
-            outcome = .success(try await writer.delete(id, password: password, by: .init(context, request)) { deleted in
+            outcome = .success(try await upstream.writer.delete(id, password: password, by: .init(context, request)) { deleted in
                 .init(action: "delete", detail: ActivityDetail("deleted", ["product_name": DisplayBounds.name(deleted.name)]).stored)
             })
         } catch {
@@ -62,7 +59,7 @@ extension ProductController {
             case .notKept(let failure):
                 await attempt.release()
                 let product = try await loadProduct(id, retry: "/products/\(id)/delete")
-                return try await deletePage(product, context: context, back: back, alert: trashKeeper.keepFailureMessage(failure, l),
+                return try await deletePage(product, context: context, back: back, alert: TrashKeeper.keepFailureMessage(failure, l),
                                             passwordError: nil, locked: nil, status: TrashKeeper.keepFailureStatus(failure))
             case .refused(let refusal):
                 outcome = .failure(refusal)
@@ -72,10 +69,9 @@ extension ProductController {
         if case .failure(.unauthorized) = outcome {} else { await attempt.release() }
         do throws(OpenMarketError) {
             let deleted = try outcome.get()
-            await mediaEviction.forgetMedia(of: deleted)
             return pages.redirect(to: back ?? "/products", flash: l("flash_deleted", ["name": DisplayBounds.name(deleted.name)]))
         } catch .unauthorized {
-            await writer.record(.init(action: "delete-refused", detail: ActivityDetail(writer.dialect.wrongPasswordDetail).stored),
+            await upstream.writer.record(.init(action: "delete-refused", detail: ActivityDetail(upstream.writer.dialect.wrongPasswordDetail).stored),
                                 productID: id, by: .init(context, request))
             let left = await attempt.commitWrongPassword()
             let product = try await loadProduct(id, retry: "/products/\(id)/delete")
@@ -102,8 +98,8 @@ extension ProductController {
     }
 
     func lockedMessage(_ wait: TimeInterval, _ l: Localizer) -> String {
-        l("delete_locked_message", ["limit": String(configuration.deleteAttemptLimit),
-                                    "window": l.duration(configuration.deleteAttemptWindow), "wait": l.duration(wait)])
+        l("delete_locked_message", ["limit": String(pages.configuration.deleteAttemptLimit),
+                                    "window": l.duration(pages.configuration.deleteAttemptWindow), "wait": l.duration(wait)])
     }
 
     private func deletePage(_ product: ProductDetail, context: PanelContext, back: String?, alert: String?, passwordError: String?,
@@ -111,7 +107,8 @@ extension ProductController {
         let l = context.localizer
         var view = deleteView(product, back: back, alert: alert, passwordError: passwordError, locked: locked,
                               csrfToken: context.csrfToken, l)
-        view.deleteAlternatives = await deleteAlternatives(product, context: context)
+        view.deleteAlternatives = await DeleteAlternativesView.offered(for: product, context: context, people: people,
+                                                                       dialect: upstream.dialect)
         return try pages.page(view, title: l("delete_title", ["name": DisplayBounds.name(product.name)]), context: context,
                         section: .products, status: status)
     }
@@ -129,7 +126,7 @@ extension ProductController {
             heading: l("delete_heading", ["name": DisplayBounds.name(product.name)]),
             summary: l("delete_summary", ["name": DisplayBounds.name(product.name), "price": l.money(price, product.currency),
                                           "stock": l.number(product.stock)]),
-            trashNote: TextView(text: l("safety_delete_trash_note", ["days": l.number(configuration.trashDays)])),
+            trashNote: TextView(text: l("safety_delete_trash_note", ["days": l.number(pages.configuration.trashDays)])),
             thumbnail: product.images.isEmpty ? nil : ImageSourceView(src: presenter.media.panelPath(for: product.thumbnail) ?? ""),
             csrfToken: csrfToken,
             alert: alert.map(MessageView.init),

@@ -65,7 +65,7 @@ extension ProductFormController {
         state.values.name = String((l("duplicate_name", ["name": DisplayBounds.name(product.name)])).prefix(ProductRules.nameLength.upperBound))
         state.back = BackLink.validated(request.query["back"])
         if !accepted.isEmpty {
-            state.staged = try? await staging.stage(token: nil, owner: context.formKey, adding: accepted, removing: [])
+            state.staged = try? await imageStager.staging.stage(token: nil, owner: context.formKey, adding: accepted, removing: [])
         }
         if !refused.isEmpty {
             state.alert = l("duplicate_refused_intro") + " " + refused.joined(separator: " ")
@@ -83,11 +83,11 @@ extension ProductFormController {
 
     /// An image of the API (or a configured media origin) by its URL, through the transport.
     func fetchImage(_ urlText: String) async -> FetchedImage {
-        guard let path = media.panelPath(for: urlText), path.hasPrefix("/media/"),
-              let url = media.upstreamURL(forPath: String(path.dropFirst("/media/".count)).removingPercentEncoding ?? "")
+        guard let path = presenter.media.panelPath(for: urlText), path.hasPrefix("/media/"),
+              let url = presenter.media.upstreamURL(forPath: String(path.dropFirst("/media/".count)).removingPercentEncoding ?? "")
         else { return .unavailable }
-        guard let answer = try? await transport.send(TransportRequest(method: "GET", url: url, headers: [], body: nil,
-                                                                      timeout: configuration.api.timeout)),
+        guard let answer = try? await upstream.transport.send(TransportRequest(method: "GET", url: url, headers: [], body: nil,
+                                                                      timeout: pages.configuration.api.timeout)),
               answer.status == 200 else { return .unavailable }
         guard let format = ImageFormat.detect(answer.body) else { return .notAnImage }
         return .success(answer.body, format)

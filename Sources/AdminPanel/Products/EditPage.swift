@@ -7,7 +7,7 @@ extension ProductFormController {
     func editForm(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
         let id = try Pages.productID(request)
         let product = try await loadProduct(id, retry: "/products/\(id)/edit")
-        guard await vendor.mayManage(productVendorID: product.vendorID) else {
+        guard await upstream.vendor.mayManage(productVendorID: product.vendorID) else {
             throw PageFailure.forbidden("failure_edit_not_yours")
         }
         let context = context.withFormKey()
@@ -21,7 +21,7 @@ extension ProductFormController {
     /// was opened, answers 409 with when-opened / now / yours and a form merged so that saving
     /// again sends only this person's changes (see `EditMerge`); else sends only the changed fields.
     func updateProduct(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
-        if writer.dialect.productPasswords { return try await updateV1(request, context) }
+        if upstream.writer.dialect.productPasswords { return try await updateV1(request, context) }
         let id = try Pages.productID(request)
         let form = try await request.urlencodedForm()
         try pages.requireCSRF(context, formToken: form["csrf_token"])
@@ -33,7 +33,7 @@ extension ProductFormController {
 
         let current: ProductDetail
         do throws(OpenMarketError) {
-            current = try await client.product(id: id)
+            current = try await upstream.client.product(id: id)
         } catch {
             if case .notFound = error { await catalogGone(id) }
             let status = try ProductFormSubmission.edit.show(error, on: &state, l)
@@ -64,7 +64,7 @@ extension ProductFormController {
         }
         do throws(OpenMarketError) {
             let fieldChanges = changes.activityChanges(from: current, thumbnailID: presenter.thumbnailImageID(of: current))
-            let updated = try await writer.update(id, changes, by: .init(context, request)) { updated in
+            let updated = try await upstream.writer.update(id, changes, by: .init(context, request)) { updated in
                 .init(action: "edit", changes: fieldChanges,
                       detail: ActivityDetail("edited", ["product_name": DisplayBounds.name(updated.name), "currency": updated.currency.rawValue]).stored)
             }

@@ -4,7 +4,8 @@ import OpenMarketCore
 
 /// The one way the panel writes a product, in both dialects: the API call through the shared
 /// client, the local catalog copy updated at once (which stages the live event), the activity row
-/// that says who changed what (which sends it), and for a delete the trash keep first. Callers say
+/// that says who changed what (which sends it), and for a delete the trash keep first and the
+/// media cache's copies of its images dropped afterwards. Callers say
 /// who asks and what to write, and get the product back or a typed error, never an HTTP answer.
 ///
 /// A run of many writes (bulk, sheet) passes no note: its rows are written afterwards with
@@ -48,6 +49,8 @@ struct ProductWriter: Sendable {
     let vendor: VendorIdentity
     /// Keeps a product and its images in the trash before its delete is sent.
     let keeper: KeepThenDelete
+    /// Drops a deleted product's images from the media cache.
+    let mediaEviction: MediaEviction
     /// How this API's dialect writes (its passwords, its vendor).
     let dialect: any PanelDialect
 
@@ -114,6 +117,7 @@ struct ProductWriter: Sendable {
             throw .refused(.unreachable(reason: String(describing: error)))
         }
         await catalog.deleted(id)
+        await mediaEviction.forgetMedia(of: removed)
         if let note { await record(note(removed), productID: id, by: requester) }
         return removed
     }

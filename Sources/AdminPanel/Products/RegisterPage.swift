@@ -14,9 +14,9 @@ extension ProductFormController {
     /// `POST /products` (multipart): validates with the core's rules, stages the images so an
     /// error never loses them, then registers through the client and redirects to the product.
     func registerProduct(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
-        let form = try await request.multipartForm(limits: MultipartLimits(
+        let form = try await imageStager.form(of: request, limits: MultipartLimits(
             maxParts: 64, maxHeaderBytesPerPart: 8 * 1024, maxFieldBytes: 64 * 1024,
-            maxFileBytes: configuration.uploadLimit, spoolThreshold: 512 * 1024), spoolDirectory: spoolDirectory)
+            maxFileBytes: pages.configuration.uploadLimit, spoolThreshold: 512 * 1024))
         try pages.requireCSRF(context, formToken: form.fields["csrf_token"])
         let l = context.localizer
         let values = ProductFormValues { form.fields[$0] }
@@ -26,10 +26,11 @@ extension ProductFormController {
         issues += imageIssues
         // "Save as draft": kept in DATA, nothing sent to the API.
         if form.fields["draft"] != nil {
-            return try await draftSaving.saveDraft(form, values: values, uploads: uploads, staged: staged, context: context, l: l)
+            let shown = try await draftSaving.saveDraft(form, values: values, uploads: uploads, staged: staged, context: context, l: l)
+            return pages.redirect(to: "/drafts", flash: l("safety_flash_draft_saved", ["name": shown]))
         }
         parsed.name = parsed.name.trimmingCharacters(in: .whitespacesAndNewlines)
-        if writer.dialect.productPasswords {
+        if upstream.writer.dialect.productPasswords {
             return try await registerV1(request, form: form, context: context, values: values,
                                         parsed: parsed, issues: issues, uploads: uploads, staged: staged)
         }
@@ -45,10 +46,10 @@ extension ProductFormController {
             return try registerPage(state, context: context, status: 422)
         }
         do throws(OpenMarketError) {
-            let product = try await writer.create(draft, by: .init(context, request)) { product in
+            let product = try await upstream.writer.create(draft, by: .init(context, request)) { product in
                 .init(action: "register", detail: ActivityDetail("registered", ["product_name": product.name]).stored)
             }
-            if let staged { await staging.discard(token: staged.token) }
+            if let staged { await imageStager.staging.discard(token: staged.token) }
             await draftSaving.finishDraft(form)
             return pages.redirect(to: "/products/\(product.id)", flash: l("flash_registered", ["name": product.name]))
         } catch {

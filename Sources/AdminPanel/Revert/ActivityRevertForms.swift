@@ -12,7 +12,7 @@ extension ActivityController {
         let l = context.localizer
         let canWrite = context.role.canWrite
         let token = context.csrfToken
-        let v1 = dialect.productPasswords
+        let v1 = upstream.dialect.productPasswords
         func form(_ url: String, _ label: String, _ passwordID: String) -> RevertFormView {
             RevertFormView(url: url, csrfToken: token, label: label, v1: v1, passwordID: passwordID,
                            passwordLabel: l("safety_revert_password"))

@@ -14,13 +14,6 @@ struct RevertController: Sendable, CatalogWriting {
     let activity: ActivityLog
     let reverts: KeyedQueue<String>
 
-    // Parts of the groups it holds, under the names its handlers use.
-    var configuration: PanelConfiguration { pages.configuration }
-    var client: OpenMarketClient { upstream.client }
-    var catalog: CatalogService { upstream.catalogService }
-    /// Every product write: the API, the copy, the activity row, the trash keep.
-    var writer: ProductWriter { upstream.writer }
-
     /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
     static func register(on routes: inout RouteTable) {
         routes.post("/activity/bulk/{run}/revert", .editor, bodyLimit: .bytes(16 * 1024),

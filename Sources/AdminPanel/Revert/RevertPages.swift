@@ -47,7 +47,7 @@ extension RevertController {
         guard !records.isEmpty else { throw PageFailure.notFound("safety_revert_not_found") }
         let password = form["password"] ?? ""
         // At most the dialect's number of products at a time, results in run order.
-        let limit = writer.dialect.revertConcurrency(bulkConcurrency: configuration.bulkConcurrency)
+        let limit = upstream.writer.dialect.revertConcurrency(bulkConcurrency: pages.configuration.bulkConcurrency)
         let outcomes = try await reverts.run("run-\(run)") { [self] in
             let outcomes = await BoundedConcurrency.map(records, limit: limit) { record -> RevertOutcome? in
                 guard let productID = record.entry.productID else { return nil }

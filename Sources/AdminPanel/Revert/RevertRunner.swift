@@ -25,7 +25,7 @@ extension RevertController {
         var outcome = RevertOutcome(productID: id, name: "")
         let current: ProductDetail
         do throws(OpenMarketError) {
-            current = try await client.product(id: id)
+            current = try await upstream.client.product(id: id)
         } catch {
             if case .notFound = error {
                 outcome.failure = "safety_revert_product_gone"
@@ -65,10 +65,10 @@ extension RevertController {
                                       changes: changes.activityChanges(from: current, thumbnailID: presenter.thumbnailImageID(of: current)),
                                       detail: Self.revertDetail(of: row).stored)
         do throws(OpenMarketError) {
-            if writer.dialect.productPasswords {
+            if upstream.writer.dialect.productPasswords {
                 _ = try await revertV1(id, changes: changes, password: password, by: requester, note: note)
             } else {
-                _ = try await writer.update(id, changes, by: requester) { _ in note }
+                _ = try await upstream.writer.update(id, changes, by: requester) { _ in note }
             }
             outcome.reverted = plan.reverted
         } catch {
@@ -109,7 +109,7 @@ extension RevertController {
         v1.stock = changes.stock
         v1.discountedPrice = changes.discountedPrice.map { Int($0) }
         do throws(OpenMarketError) {
-            let product = try await writer.update(id, v1, by: requester) { _ in note }
+            let product = try await upstream.writer.update(id, v1, by: requester) { _ in note }
             await attempt.release()
             return product
         } catch {

@@ -13,7 +13,7 @@ extension BulkController {
                               back: String) async throws -> HTTPResponse {
         guard saleSections.salesAvailable else { throw SaleSections.salesUnavailable }
         let l = context.localizer
-        let text = SaleText(zone: configuration.timeZone, l: l)
+        let text = SaleText(zone: pages.configuration.timeZone, l: l)
         let ids: [Int]
         do throws(BulkSelection.Problem) {
             ids = try BulkSelection.ids(chosen)
@@ -26,8 +26,8 @@ extension BulkController {
         }
         let values = SaleForm { form[$0] }
         // What is wrong whatever the product: the period, or a discount that is no amount at all.
-        let now = configuration.now()
-        let general = values.check(price: 1e15, currency: .USD, zone: configuration.timeZone, now: now)
+        let now = pages.configuration.now()
+        let general = values.check(price: 1e15, currency: .USD, zone: pages.configuration.timeZone, now: now)
         if case .refused(let issues) = general, !issues.isEmpty {
             // The list again, ticks and values kept, the reasons as an alert (nothing was sent).
             let reasons = issues.map { text.issue($0, currency: .KRW) }.joined(separator: " ")
@@ -35,16 +35,15 @@ extension BulkController {
                 message: l("sales_bulk_refused_reason", ["reasons": reasons]), form: { form[$0] }, ids: form.all("ids")))
         }
 
-        await catalog.ensureFresh(maxAge: configuration.catalogMaxAge)
-        let (allowed, refused) = BulkSelection.partition(ids, in: catalog.copy.snapshot(), ownVendorID: await vendor.id)
+        await upstream.catalogService.ensureFresh(maxAge: pages.configuration.catalogMaxAge)
+        let (allowed, refused) = BulkSelection.partition(ids, in: upstream.catalogService.copy.snapshot(), ownVendorID: await upstream.vendor.id)
         var rows: [Int: BulkResultRowView] = [:]
         var done = 0
         // One run, as other bulk actions: grouped on /activity, and its sales cancelled together.
         let runID = BulkRuns.newID()
+        let requester = ProductWriter.Requester(context, request)
         func record(_ productID: Int, _ detail: ActivityDetail) async {
-            var entry = ActivityEntry(context, request, action: "bulk", productID: productID, detail: detail.stored)
-            entry.runID = runID
-            await activity.record(entry)
+            await upstream.writer.record(.init(action: "bulk", detail: detail.stored, runID: runID), productID: productID, by: requester)
         }
         for product in allowed {
             let outcome = await saleSections.createSale(values, for: product, by: context.person, run: runID)
@@ -67,7 +66,7 @@ extension BulkController {
             await record(refusal.id, ActivityDetail("bulk", ["action_key": "sales_bulk_action", "outcome_key": "bulk_outcome_failed",
                                                              "reason_key": refusal.reason]))
         }
-        if done > 0 { await saleScheduler.wake() }
+        if done > 0 { await saleSections.wakeScheduler() }
         var view = BulkResultView(
             heading: l("sales_bulk_heading"),
             summary: l("bulk_summary", ["total": l.number(ids.count), "done": l.number(done), "failed": l.number(ids.count - done)]),

@@ -13,14 +13,14 @@ extension SalesController {
         try pages.requireCSRF(context, formToken: form["csrf_token"])
         guard saleSections.salesAvailable else { throw SaleSections.salesUnavailable }
         guard let run = request.pathParameters["run"], BulkRuns.isValid(run) else { throw PageFailure.notFound("sales_not_found") }
-        let members = try await sales.list(.init(runID: run), limit: BulkSelection.maxIDs * 2)
+        let members = try await saleSections.sales.list(.init(runID: run), limit: BulkSelection.maxIDs * 2)
         guard !members.isEmpty else { throw PageFailure.notFound("sales_not_found") }
 
         let open = members.filter { !$0.state.isFinal }.map(\.id)
         var outcome = SaleRuns.Cancellation(skipped: members.count - open.count)
         // A running sale's cancel calls the API: a few at a time, as other bulk work.
         let scheduler = saleScheduler, person = context.person, address = request.remoteAddress
-        let results = await BoundedConcurrency.map(open, limit: configuration.bulkConcurrency) { id in
+        let results = await BoundedConcurrency.map(open, limit: pages.configuration.bulkConcurrency) { id in
             await scheduler.cancel(id, person: person, address: address)
         }
         for result in results {

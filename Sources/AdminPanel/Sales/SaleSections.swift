@@ -9,6 +9,8 @@ struct SaleSections: Sendable {
     let configuration: PanelConfiguration
     let sales: SaleStore
     let dialect: any PanelDialect
+    /// Woken after sales are booked, so one starting now starts at once.
+    let scheduler: SaleScheduler
 
     var salesAvailable: Bool { dialect.hasVendor }
 
@@ -101,7 +103,8 @@ struct SaleSections: Sendable {
         }
     }
 
-    /// Checks and stores one product's sale (`run`: the bulk run booking it).
+    /// Checks and stores one product's sale (`run`: the bulk run booking it). The caller wakes the
+    /// scheduler once it has booked all it books (`wakeScheduler`).
     func createSale(_ values: SaleForm, for product: CatalogProduct, by person: String,
                     run: String? = nil) async -> Result<Sale, SaleRefusal> {
         let now = configuration.now()
@@ -126,6 +129,11 @@ struct SaleSections: Sendable {
                                                                 code: "sale_not_stored")], currency: product.currency))
             }
         }
+    }
+
+    /// The scheduler looks at the sales again: after a sale, or a bulk run of them, was booked.
+    func wakeScheduler() async {
+        await scheduler.wake()
     }
 
     /// Marks list and grid items whose product has a running or upcoming sale (`data-sale-badge`),

@@ -18,18 +18,12 @@ struct SalesController: Sendable {
     let detailPage: @Sendable (HTTPRequest, PanelContext, SaleFormState?) async throws -> HTTPResponse
     let saleSections: SaleSections
 
-    // Parts of the groups it holds, under the names its handlers use.
-    var configuration: PanelConfiguration { pages.configuration }
-    var sales: SaleStore { saleSections.sales }
-    var client: OpenMarketClient { upstream.client }
-    var vendor: VendorIdentity { upstream.vendor }
-
     // MARK: GET /sales
 
     func salesPage(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
         let context = context.withFormKey()
         let l = context.localizer
-        let text = SaleText(zone: configuration.timeZone, l: l)
+        let text = SaleText(zone: pages.configuration.timeZone, l: l)
         let product = request.query["product"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }.flatMap { $0 > 0 ? $0 : nil }
         let state = request.query["state"].flatMap(Sale.State.init(rawValue:))
         let run = request.query["run"].flatMap { BulkRuns.isValid($0) ? $0 : nil }
@@ -43,10 +37,14 @@ struct SalesController: Sendable {
             view.unavailable = TextView(text: l("sales_v1_unavailable"))
             return try pages.page(view, title: l("sales_heading"), context: context, section: .sales)
         }
-        let sales = try await self.sales.list(.init(productID: product, state: state, runID: run))
+        let sales = try await saleSections.sales.list(.init(productID: product, state: state, runID: run))
         let here = request.target.utf8.count <= 1024 ? request.target : "/sales"
         let runs: [SaleRuns.Summary]
-        if let run { runs = Array(try await self.sales.runSummaries([run]).values) } else { runs = try await self.sales.openRuns() }
+        if let run {
+            runs = Array(try await saleSections.sales.runSummaries([run]).values)
+        } else {
+            runs = try await saleSections.sales.openRuns()
+        }
         view.runs = runs.map {
             SaleRunView($0, text: text, canWrite: context.role.canWrite, csrfToken: context.csrfToken,
                         back: here)
@@ -79,18 +77,18 @@ struct SalesController: Sendable {
         let l = context.localizer
         let product: ProductDetail
         do {
-            product = try await client.product(id: id)
+            product = try await upstream.client.product(id: id)
         } catch {
             throw PageFailure(error, retryURL: nil)
         }
-        guard await vendor.mayManage(productVendorID: product.vendorID) else {
+        guard await upstream.vendor.mayManage(productVendorID: product.vendorID) else {
             throw PageFailure(status: 403, heading: "failure_not_yours_heading", message: "failure_not_yours_message")
         }
         let values = SaleForm { form[$0] }
-        let text = SaleText(zone: configuration.timeZone, l: l)
-        switch await saleSections.createSale(values, for: CatalogProduct(product, seenAt: configuration.now()), by: context.person) {
+        let text = SaleText(zone: pages.configuration.timeZone, l: l)
+        switch await saleSections.createSale(values, for: CatalogProduct(product, seenAt: pages.configuration.now()), by: context.person) {
         case .success(let sale):
-            await saleScheduler.wake()
+            await saleSections.wakeScheduler()
             let flash = l("sales_flash_scheduled", ["discount": text.discount(sale), "period": text.period(sale.start, sale.end)])
             return pages.redirect(to: "/products/\(id)", flash: flash)
         case .failure(let refusal):

@@ -5,15 +5,9 @@ import HTTPServer
 /// `/login` and `/logout`: sign-in with its attempt limits, and the session cookie.
 struct SessionController: Sendable {
     let pages: Pages
-    let sessionStart: SessionStart
+    let accounts: Accounts
     let hasher: PasswordHasher
     let signInGate: AttemptGate
-
-    // Parts of the groups it holds, under the names its handlers use.
-    var configuration: PanelConfiguration { pages.configuration }
-    var sessions: SessionStore { sessionStart.sessions }
-    var people: PeopleStore { sessionStart.people }
-    var activity: ActivityLog { sessionStart.activity }
 
     /// Only local paths may follow a sign-in (no open redirect to another site). Browsers drop
     /// tabs and line breaks from a URL, so `/<TAB>/evil.example` would become `//evil.example`:
@@ -26,7 +20,7 @@ struct SessionController: Sendable {
 
     /// `GET /login`
     func loginForm(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
-        guard configuration.signIn else { return .redirect(to: "/products", status: 303) }
+        guard pages.configuration.signIn else { return .redirect(to: "/products", status: 303) }
         let context = context.withFormKey()
         if context.signedIn { return .redirect(to: Self.safeNext(request.query["next"]), status: 303) }
         return try await loginPage(context: context, name: "", next: Self.safeNext(request.query["next"]), alert: nil, status: 200)
@@ -37,7 +31,7 @@ struct SessionController: Sendable {
     /// cannot exceed the limits; a right password gives its slot back. An unknown name is
     /// checked against a decoy hash: same work, same time, same message as a wrong password.
     func login(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
-        guard configuration.signIn else { return .redirect(to: "/products", status: 303) }
+        guard pages.configuration.signIn else { return .redirect(to: "/products", status: 303) }
         let form = try await request.urlencodedForm()
         try pages.requireCSRF(context, formToken: form["csrf_token"])
         let l = context.localizer
@@ -57,17 +51,26 @@ struct SessionController: Sendable {
         case .success(let reserved):
             ticket = reserved
         }
-        let person = await people.person(named: name)
+        let person = await accounts.people.person(named: name)
         let matches = await hasher.verify(password, against: person?.passwordHash)
         guard let person, matches, !person.disabled else {
             // Only a known name is logged (what is typed as a name is sometimes a password).
-            await activity.record(ActivityEntry(person: person?.name ?? "", address: request.remoteAddress,
+            await accounts.activity.record(ActivityEntry(person: person?.name ?? "", address: request.remoteAddress,
                                                 action: "sign-in-failed", detail: person == nil ? ActivityDetail("unknown_name").stored : nil))
             let alert = person?.disabled == true && matches ? l("login_disabled") : l("login_wrong")
             return try await loginPage(context: context, name: name, next: next, alert: alert, status: 403)
         }
         await signInGate.release(ticket)
-        return try await sessionStart.startSession(for: person, request: request, redirectTo: next, detail: nil)
+        let cookie = try await accounts.startSession(for: person, request: request, detail: nil)
+        return Self.signedIn(cookie, redirectTo: next)
+    }
+
+    /// The answer once someone is signed in (here, at setup, or by an accepted invitation): on
+    /// to `location`, with the new session's cookie.
+    static func signedIn(_ cookie: SetCookie, redirectTo location: String) -> HTTPResponse {
+        var response = HTTPResponse.redirect(to: location, status: 303)
+        response.setCookie(cookie)
+        return response
     }
 
     /// `POST /logout`: ends this session (and gives the browser a new form key, so forms of the
@@ -76,10 +79,10 @@ struct SessionController: Sendable {
         let form = try await request.urlencodedForm()
         try pages.requireCSRF(context, formToken: form["csrf_token"])
         if let hash = context.sessionHash {
-            await sessions.revoke(hash)
-            await activity.record(ActivityEntry(context, request, action: "sign-out"))
+            await accounts.sessions.revoke(hash)
+            await accounts.activity.record(ActivityEntry(context, request, action: "sign-out"))
         }
-        var response = HTTPResponse.redirect(to: configuration.signIn ? "/login" : "/products", status: 303)
+        var response = HTTPResponse.redirect(to: pages.configuration.signIn ? "/login" : "/products", status: 303)
         response.setCookie(.expired(SessionStore.cookieName))
         response.setCookie(FormTokens.cookie(SecureToken.make()))
         return response
@@ -87,7 +90,7 @@ struct SessionController: Sendable {
 
     private func loginPage(context: PanelContext, name: String, next: String, alert: String?, status: Int) async throws -> HTTPResponse {
         let l = context.localizer
-        let noOwner = await !people.hasOwner
+        let noOwner = await !accounts.people.hasOwner
         let view = LoginPageView(csrfToken: context.csrfToken, next: next, name: name, noOwner: noOwner,
                                  alert: alert.map(MessageView.init))
         return try pages.page(view, title: l("login_heading"), context: context, status: status)

@@ -5,6 +5,9 @@ import OpenMarketCore
 /// `GET /products/sheet` and `POST /products/sheet`: many products' name, price, discount and
 /// stock on one screen, saved at once (what Smart Store calls 일괄수정).
 ///
+/// v2 dialects only (`PanelDialect.hasVendor`): in v1 every change needs that product's own
+/// password, which a sheet of many products could only offer by storing passwords.
+///
 /// Handlers: `SheetPage.swift`, `SheetSave.swift`. `PanelControllers` builds it with the dependencies below.
 struct SheetController: Sendable, CatalogWriting {
     let pages: Pages
@@ -12,22 +15,10 @@ struct SheetController: Sendable, CatalogWriting {
     /// Shared with bulk actions: a sheet's save is a bulk run of its own kind.
     let bulkGauge: ConcurrencyGauge
 
-    // Parts of the groups it holds, under the names its handlers use.
-    var configuration: PanelConfiguration { pages.configuration }
-    var client: OpenMarketClient { upstream.client }
-    var catalog: CatalogService { upstream.catalogService }
-    /// Every product write: the API, the copy, the activity row, the trash keep.
-    var writer: ProductWriter { upstream.writer }
-    var vendor: VendorIdentity { upstream.vendor }
-
     /// The sheet's page sizes: the list's, and 200 for a whole stock count on one screen.
     static let pageSizes = CatalogQuery.pageSizes + [200]
     /// The most products one save may name (one full page).
     static let maxRows = 200
-
-    /// v2 dialects only: in v1 every change needs that product's own password, which a sheet of
-    /// many products could only offer by storing passwords.
-    var available: Bool { writer.dialect.hasVendor }
 
     /// The list's query, with the sheet's larger page size allowed.
     static func query(_ value: (String) -> String?) -> CatalogQuery {

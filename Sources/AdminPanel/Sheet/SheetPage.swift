@@ -18,19 +18,19 @@ extension SheetController {
         var view = SheetPageView()
         view.backURL = Self.listURL(query)
         let title = l("sheet_heading")
-        guard available else {
+        guard upstream.dialect.hasVendor else {
             view.unavailable = TextView(text: l("sheet_v1_unavailable"))
             return try pages.page(view, title: title, context: context, section: .products, status: status)
         }
-        await catalog.ensureFresh(maxAge: configuration.catalogMaxAge)
-        let status0 = await catalog.status
+        await upstream.catalogService.ensureFresh(maxAge: pages.configuration.catalogMaxAge)
+        let status0 = await upstream.catalogService.status
         guard status0.syncedAt != nil else {
             if let error = status0.error { throw PageFailure(error, retryURL: Self.url(query)) }
             throw PageFailure(status: 502, heading: "catalog_unavailable_heading",
                               message: "catalog_unavailable_message", retryURL: Self.url(query))
         }
-        let ownVendor = await vendor.id
-        let result = catalog.copy.snapshot().page(query, ownVendorID: ownVendor)
+        let ownVendor = await upstream.vendor.id
+        let result = upstream.catalogService.copy.snapshot().page(query, ownVendorID: ownVendor)
         var shown = query
         shown.page = result.pageNo
         let canWrite = context.role.canWrite

@@ -41,7 +41,7 @@ extension SheetController {
         let queryRequest = try HTTPRequest(method: "GET", target: "/products/sheet?" + String((form["query"] ?? "").prefix(2048)),
                                            headers: request.headers, remoteAddress: request.remoteAddress)
         let query = Self.query { queryRequest.query[$0] }
-        guard available else {
+        guard upstream.dialect.hasVendor else {
             return try await renderSheet(query, context: context, state: SheetState(), status: 404)
         }
         let rows = SheetRowInput.rows(form.items.map { ($0.name, $0.value) })
@@ -53,9 +53,9 @@ extension SheetController {
         state.keep(rows)
 
         // Check every changed cell first: one invalid cell and nothing is sent.
-        let snapshot = catalog.copy.snapshot()
+        let snapshot = upstream.catalogService.copy.snapshot()
         let byID = Dictionary(snapshot.products.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let ownVendor = await vendor.id
+        let ownVendor = await upstream.vendor.id
         var plans: [Plan] = []
         var problems: [SheetProblemView] = []
         for row in rows {
@@ -96,7 +96,7 @@ extension SheetController {
         }
 
         let requester = ProductWriter.Requester(context, request)
-        let outcomes = await BoundedConcurrency.map(plans, limit: configuration.bulkConcurrency) { plan in
+        let outcomes = await BoundedConcurrency.map(plans, limit: pages.configuration.bulkConcurrency) { plan in
             await self.save(plan, by: requester, l)
         }
         let runID = BulkRuns.newID()
@@ -130,7 +130,7 @@ extension SheetController {
                 }
             }
             if outcome.failure != nil || !outcome.changes.isEmpty {
-                await writer.record(.init(action: "sheet", changes: outcome.changes, detail: Self.activityDetail(outcome).stored,
+                await upstream.writer.record(.init(action: "sheet", changes: outcome.changes, detail: Self.activityDetail(outcome).stored,
                                           runID: runID), productID: outcome.id, by: requester)
             }
         }
@@ -152,14 +152,14 @@ extension SheetController {
         defer { bulkGauge.leave() }
         var outcome = SheetSaveOutcome(id: plan.row.id, name: plan.name, currency: plan.currency)
         do throws(OpenMarketError) {
-            let current = try await client.product(id: plan.row.id)
+            let current = try await upstream.client.product(id: plan.row.id)
             outcome.name = DisplayBounds.name(current.name)
             outcome.currency = current.currency
-            guard await vendor.mayManage(productVendorID: current.vendorID) else {
+            guard await upstream.vendor.mayManage(productVendorID: current.vendorID) else {
                 outcome.failure = "sheet_reason_not_yours"
                 return outcome
             }
-            let now = Self.loadedValues(CatalogProduct(current, seenAt: configuration.now()))
+            let now = Self.loadedValues(CatalogProduct(current, seenAt: pages.configuration.now()))
             var sending = ProductChanges()
             var sent: [SheetField] = []
             for field in plan.changed {
@@ -189,7 +189,7 @@ extension SheetController {
                 outcome.failureArguments = ["reason": issues.map { l.issue($0, currency: current.currency) }.joined(separator: " ")]
                 return outcome
             }
-            outcome.updated = try await writer.update(plan.row.id, sending, by: requester, note: nil)
+            outcome.updated = try await upstream.writer.update(plan.row.id, sending, by: requester, note: nil)
             outcome.changes = sending.activityChanges(from: current, thumbnailID: nil)
             outcome.saved += sent
         } catch {

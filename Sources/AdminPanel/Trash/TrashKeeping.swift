@@ -45,7 +45,7 @@ struct TrashKeeper: Sendable {
     }
 
     /// The sentence telling the seller why nothing was deleted.
-    func keepFailureMessage(_ failure: KeepThenDelete.KeepFailure, _ l: Localizer) -> String {
+    static func keepFailureMessage(_ failure: KeepThenDelete.KeepFailure, _ l: Localizer) -> String {
         switch failure {
         case .imageUnreadable(let name): l("safety_keep_failed_image", ["file": name])
         case .diskFull: l("safety_keep_failed_disk_full")

@@ -11,9 +11,6 @@ struct TrashController: Sendable {
     let safetyFiles: SafetyFiles
     let restores: KeyedQueue<Int>
 
-    // Parts of the groups it holds, under the names its handlers use.
-    var configuration: PanelConfiguration { pages.configuration }
-
     /// `GET /trash`: every product the panel deleted and kept, newest first, for everyone signed
     /// in; editors get a restore form on each (in v1 with a field for the new product password).
     func trashPage(_ request: HTTPRequest, _ context: PanelContext) async throws -> HTTPResponse {
@@ -23,14 +20,14 @@ struct TrashController: Sendable {
         let canWrite = context.role.canWrite
         let v1 = writer.dialect.productPasswords
         let view = TrashPageView(
-            intro: l("safety_trash_intro", ["days": l.number(configuration.trashDays)]),
+            intro: l("safety_trash_intro", ["days": l.number(pages.configuration.trashDays)]),
             items: items.map { item in
                 TrashItemView(
                     oldID: item.oldID, name: item.name,
                     deleted: l("safety_trash_deleted_by", ["person": item.person.isEmpty ? "?" : item.person,
-                                                           "time": l.dateTime(item.deletedAt, in: configuration.timeZone)]),
+                                                           "time": l.dateTime(item.deletedAt, in: pages.configuration.timeZone)]),
                     expires: l("safety_trash_expires", [
-                        "date": l.date(item.deletedAt.addingTimeInterval(Double(configuration.trashDays) * 86_400))]),
+                        "date": l.date(item.deletedAt.addingTimeInterval(Double(pages.configuration.trashDays) * 86_400))]),
                     restore: canWrite ? TrashRestoreFormView(oldID: item.oldID, csrfToken: context.csrfToken, v1: v1)
                         : nil)
             })

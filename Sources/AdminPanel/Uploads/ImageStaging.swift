@@ -7,6 +7,8 @@ import OpenMarketCore
 /// (register, v1 edit, duplicate, import).
 struct ImageStager: Sendable {
     let staging: StagedUploads
+    /// Where a form's large parts wait on disk while it is read (this process's uploads folder).
+    let spoolDirectory: URL
     /// The photo workers: decoding is CPU work, kept off the event loops and the concurrency pool,
     /// on two threads so one large photo never stalls everyone's (see `shrinkForUpload`).
     let photoWorkers: WorkerPool
@@ -15,6 +17,11 @@ struct ImageStager: Sendable {
     /// priority); sixteen photos may wait, each at most `photoPatience`.
     static func makePhotoWorkers() -> WorkerPool { WorkerPool(workers: 2, maxWaiting: 16) }
     static let photoPatience: Duration = .seconds(30)
+
+    /// A form with images, read within `limits`; parts over the spool threshold go to disk.
+    func form(of request: HTTPRequest, limits: MultipartLimits) async throws -> MultipartForm {
+        try await request.multipartForm(limits: limits, spoolDirectory: spoolDirectory)
+    }
 
     /// The last path component of an uploaded file's name, without control characters.
     static func safeFilename(_ name: String) -> String {

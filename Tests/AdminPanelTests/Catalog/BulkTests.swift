@@ -127,7 +127,7 @@ import OpenMarketSandbox
         #expect(Self.rows(wrong).values.allSatisfy { $0 == "failed" } && Self.rows(wrong).count == 5)
         for id in ids { #expect(try await harness.api.product(id: id).id == id) }
         // Counted once: four more wrong tries are allowed before the pause.
-        #expect(await harness.panel.app.deleteGate.remaining("local", ProductController.panelWide) == 4)
+        #expect(await harness.panel.app.deleteGate.remaining("local", DeleteAttempt.panelWide) == 4)
 
         let right = try await harness.browser.post("/products/bulk", form: [("csrf_token", token), ("action", "delete"),
             ("password", harness.demoSecret), ("select_all", "1")] + ids.prefix(3).map { ("page_ids", String($0)) })

@@ -38,23 +38,13 @@ struct FieldChange: Sendable, Equatable {
 struct ProductFormController: Sendable, CatalogWriting {
     let pages: Pages
     let upstream: Upstream
+    /// The product's images in the edit form, and the media links duplicating reads through.
     let presenter: ProductPresenter
-    let media: MediaLinks
+    /// Wrong v1 product passwords per person (shared with deletes).
     let deleteGate: AttemptGate
-    let uploads: UploadFolders
+    /// Reads the form, then checks, shrinks and stages its images.
     let imageStager: ImageStager
     let draftSaving: DraftSaving
-
-    // Parts of the groups it holds, under the names its handlers use.
-    var configuration: PanelConfiguration { pages.configuration }
-    var staging: StagedUploads { uploads.staging }
-    var spoolDirectory: URL { uploads.spoolDirectory }
-    var client: OpenMarketClient { upstream.client }
-    var catalog: CatalogService { upstream.catalogService }
-    /// Every product write: the API, the copy, the activity row, the trash keep.
-    var writer: ProductWriter { upstream.writer }
-    var vendor: VendorIdentity { upstream.vendor }
-    var transport: any HTTPTransport { upstream.transport }
 
     /// The form of `product_new` / `product_edit` (both include `product_form`).
     func formView(_ state: ProductFormState, editing productID: Int?, csrfToken: String, _ l: Localizer) -> ProductFormView {
@@ -69,13 +59,13 @@ struct ProductFormController: Sendable, CatalogWriting {
         form.isRegister = productID == nil
         // Korean stores sell in won: the currency field stays in the form (KRW) but is shown
         // only when USD is in use (this product or any other).
-        form.currencyHidden = currency == .KRW && !catalog.copy.snapshot().currencies.contains(.USD)
+        form.currencyHidden = currency == .KRW && !upstream.catalogService.copy.snapshot().currencies.contains(.USD)
         form.back = state.back.map(LinkView.init)
         if productID == nil {
             form.draft = DraftButtonView(id: state.draftID.map { HiddenValueView(value: String($0)) },
                                          label: l("safety_draft_save"))
         }
-        let v1 = writer.dialect.productPasswords
+        let v1 = upstream.writer.dialect.productPasswords
         form.isV1 = v1
         form.imagesRequired = productID == nil && (state.staged?.images.isEmpty ?? true)
         form.passwordHint = l(productID == nil ? "form_password_hint_register" : "form_password_hint_edit")

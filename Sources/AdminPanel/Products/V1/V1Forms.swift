@@ -11,7 +11,7 @@ extension ProductFormController {
     /// The edit form's limits in v1: those of register (it carries images too).
     var v1UploadLimits: MultipartLimits {
         MultipartLimits(maxParts: 64, maxHeaderBytesPerPart: 8 * 1024, maxFieldBytes: 64 * 1024,
-                        maxFileBytes: configuration.uploadLimit, spoolThreshold: 512 * 1024)
+                        maxFileBytes: pages.configuration.uploadLimit, spoolThreshold: 512 * 1024)
     }
 
     /// The rest of `POST /products` in v1, after the shared parsing and image staging.
@@ -31,10 +31,10 @@ extension ProductFormController {
         state.draftID = form.fields["draft_id"].flatMap { Int($0) }
         guard issues.isEmpty else { return try registerPage(state, context: context, status: 422) }
         do throws(OpenMarketError) {
-            let product = try await writer.create(item, by: .init(context, request)) { product in
+            let product = try await upstream.writer.create(item, by: .init(context, request)) { product in
                 .init(action: "register", detail: ActivityDetail("registered", ["product_name": product.name]).stored)
             }
-            if let staged { await staging.discard(token: staged.token) }
+            if let staged { await imageStager.staging.discard(token: staged.token) }
             await draftSaving.finishDraft(form)
             return pages.redirect(to: "/products/\(product.id)", flash: l("flash_registered", ["name": product.name]))
         } catch {
@@ -58,7 +58,7 @@ extension ProductFormController {
 
         let current: ProductDetail
         do throws(OpenMarketError) {
-            current = try await client.product(id: id)
+            current = try await upstream.client.product(id: id)
         } catch {
             let status = try ProductFormSubmission.edit.show(error, on: &state, l)
             return try editPage(state, id: id, context: context, status: status)
@@ -121,7 +121,7 @@ extension ProductFormController {
             let updated: ProductDetail
             let fieldChanges = Self.v1ActivityChanges(changes, from: current)
             do throws(OpenMarketError) {
-                updated = try await writer.update(id, changes, by: .init(context, request)) { updated in
+                updated = try await upstream.writer.update(id, changes, by: .init(context, request)) { updated in
                     .init(action: "edit", changes: fieldChanges,
                           detail: ActivityDetail("edited", ["product_name": DisplayBounds.name(updated.name),
                                                             "currency": updated.currency.rawValue]).stored)
@@ -131,7 +131,7 @@ extension ProductFormController {
                 throw error
             }
             await attempt.release()
-            if let staged { await staging.discard(token: staged.token) }
+            if let staged { await imageStager.staging.discard(token: staged.token) }
             return pages.redirect(to: "/products/\(id)", flash: l("flash_saved", ["name": DisplayBounds.name(updated.name)]))
         } catch .unauthorized {
             switch await attempt.commitWrongPassword() {
@@ -149,8 +149,8 @@ extension ProductFormController {
     }
 
     private func editLockedMessage(_ wait: TimeInterval, _ l: Localizer) -> String {
-        l("edit_locked_message", ["limit": String(configuration.deleteAttemptLimit),
-                                  "window": l.duration(configuration.deleteAttemptWindow), "wait": l.duration(wait)])
+        l("edit_locked_message", ["limit": String(pages.configuration.deleteAttemptLimit),
+                                  "window": l.duration(pages.configuration.deleteAttemptWindow), "wait": l.duration(wait)])
     }
 
     /// A whole amount for v1 (which takes no fractions), or an issue on the field.
