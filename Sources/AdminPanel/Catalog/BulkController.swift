@@ -26,7 +26,7 @@ struct BulkController: Sendable {
     var vendor: VendorIdentity { upstream.vendor }
 
     /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
-    static func register(on routes: inout RouteTable) {
+    static func register(on routes: inout Router<PanelContext>) {
         routes.post("/products/bulk", .editor, bodyLimit: .bytes(64 * 1024),
                     page: \.controllers.bulkController) { try await $0.bulkAction($1, $2) }
     }

@@ -20,13 +20,13 @@ extension PanelApp {
     /// A POST's `Origin`, when sent, must be one of the panel's own names (`null` and foreign
     /// origins are refused) — compared with the allow-list, never with the request's `Host` —
     /// and `https://` when the panel serves HTTPS.
-    func originCheckMiddleware() -> Middleware {
+    func originCheckMiddleware() -> RouteMiddleware<PanelContext> {
         let servesHTTPS = configuration.tls != nil
-        return { [self] request, next in
+        return { [self] request, routed, next in
             guard request.method == "POST", let origin = request.headers["Origin"],
                   !hostAllowList.allows(origin: origin, port: listeningPort.value, servesHTTPS: servesHTTPS)
-            else { return try await next(request) }
-            let context = await visitors.context(for: request, access: access(of: request))
+            else { return try await next(request, routed) }
+            let context = await visitors.context(for: request, access: routed.access)
             return pages.errorPage(PageFailure(status: 403, heading: "failure_origin_heading", message: "failure_origin_message"),
                                    context: context)
         }

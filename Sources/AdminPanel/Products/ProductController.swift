@@ -36,7 +36,7 @@ struct ProductController: Sendable, CatalogWriting {
     }
 
     /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
-    static func register(on routes: inout RouteTable) {
+    static func register(on routes: inout Router<PanelContext>) {
         routes.get("/products/{id}", .viewer, page: \.controllers.productController) { try await $0.detailPage($1, $2) }
         routes.get("/products/{id}/delete", .editor, page: \.controllers.productController) { try await $0.deletePrompt($1, $2) }
         routes.post("/products/{id}/delete", .editor, bodyLimit: .bytes(16 * 1024),

@@ -1,0 +1,34 @@
+/// What a handler gets beside the request, typed by the app (as Hummingbird's `RequestContext`).
+/// The router makes one for each request from what it matched, and hands it through the
+/// middlewares — each may pass a changed one on — to the handler.
+public protocol RequestContext: Sendable {
+    /// What the app declares on each route besides method, pattern and body limit (who may
+    /// reach it, how its failures are answered …).
+    associatedtype RouteOptions: Sendable
+    /// The context a request starts with. `request` has its path parameters filled.
+    init(request: HTTPRequest, route: RouteLookup<RouteOptions>)
+}
+
+/// The context of an app with no options on its routes: handlers read the request only.
+public struct BasicRequestContext: RequestContext {
+    public init(request: HTTPRequest, route: RouteLookup<Void>) {}
+}
+
+/// One route as declared: what the router matches, the body it accepts, and the app's options.
+public struct Route<Options: Sendable>: Sendable {
+    public let method: String
+    public let pattern: RoutePattern
+    /// The largest body accepted, nil for the server's default; applied before the body is read.
+    public internal(set) var bodyLimit: Int?
+    public let options: Options
+}
+
+/// What the router found for a request, as its context starts from.
+public enum RouteLookup<Options: Sendable>: Sendable {
+    /// The route answering.
+    case found(Route<Options>)
+    /// Routes match the path, none with this method (405): these are they.
+    case methodNotAllowed([Route<Options>])
+    /// No route matches the path (404).
+    case notFound
+}
