@@ -4,8 +4,8 @@ import HTTPServer
 extension PanelApp {
     /// Every request, `/healthz` included, must name the panel in its `Host` header (see
     /// `HostAllowList`); anything else gets a 421 page that says how to allow the name.
-    func hostCheckMiddleware() -> Middleware {
-        { [self] request, next in
+    func hostCheckMiddleware() -> RouteMiddleware<PanelContext> {
+        { [self] request, context, next in
             guard let host = request.headers["Host"], !host.isEmpty else {
                 // HTTP/1.1 requires Host; the server already refuses its absence, this covers HTTP/1.0.
                 return .text("Bad request: the Host header is missing.", status: 400)
@@ -13,7 +13,7 @@ extension PanelApp {
             guard hostAllowList.allows(host: host, port: listeningPort.value) else {
                 return Self.misdirectedPage(host: host)
             }
-            return try await next(request)
+            return try await next(request, context)
         }
     }
 
