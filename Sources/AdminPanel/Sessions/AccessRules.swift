@@ -14,12 +14,22 @@ extension PanelApp {
             guard routed.needsVisitor else { return try await next(request, routed.answered(by: self)) }
             let context = await visitors.context(for: request, access: routed.access).answered(by: self)
             guard case .signedIn(let needed) = context.access else { return try await next(request, context) }
-            guard !configuration.signIn || context.signedIn else { return signInFirst(request, context) }
+            guard !configuration.signIn || context.signedIn else { return refusal(signInFirst(request, context), routed) }
             guard context.role <= needed else {
-                return pages.errorPage(.forbidden(needed == .owner ? "failure_owner_only" : "failure_viewer_read_only"), context: context)
+                return refusal(pages.errorPage(.forbidden(needed == .owner ? "failure_owner_only" : "failure_viewer_read_only"),
+                                               context: context), routed)
             }
             return try await next(request, context)
         }
+    }
+
+    /// A refusal of the access check; for a body over the route's limit it says 413, as every
+    /// answer to such a request does (`Router.payloadTooLargeHandler`).
+    private func refusal(_ response: HTTPResponse, _ routed: PanelContext) -> HTTPResponse {
+        guard routed.bodyRefused else { return response }
+        var response = response
+        response.status = 413
+        return response
     }
 
     private func signInFirst(_ request: HTTPRequest, _ context: PanelContext) -> HTTPResponse {

@@ -23,6 +23,8 @@ struct PanelContext: RequestContext {
     let needsVisitor: Bool
     /// True once the visitor is filled in (`Visitors.context`); the router's context knows only the route.
     let hasVisitor: Bool
+    /// True when the request's body is over its route's limit (the answer is a 413 whatever it says).
+    private(set) var bodyRefused = false
     /// The panel answering: its controllers and page plumbing (set by the access check).
     private(set) var panel: PanelApp?
     /// The key of the browser's `om_form` cookie, when it sent a well-formed one.
@@ -66,7 +68,7 @@ struct PanelContext: RequestContext {
         let access: RouteAccess
         let needsVisitor: Bool
         switch route {
-        case .found(let route):
+        case .found(let route), .bodyRefused(let route):
             access = route.options.access
             needsVisitor = route.options.kind != .open
         case .methodNotAllowed(let routes):
@@ -79,6 +81,7 @@ struct PanelContext: RequestContext {
         self.init(signedIn: false, person: "", role: .viewer, sessionHash: nil, localizer: Self.nobodysLocalizer, access: access,
                   browserFormKey: nil, formTokens: Self.nobodysFormTokens, languageSwitchTarget: "",
                   needsVisitor: needsVisitor, hasVisitor: false)
+        if case .bodyRefused = route { bodyRefused = true }
     }
 
     /// Stand-ins until the visitor is known: no texts, and no token is valid (no form key).

@@ -11,6 +11,9 @@ public struct Route<Options: Sendable>: Sendable {
 public enum RouteLookup<Options: Sendable>: Sendable {
     /// The route answering.
     case found(Route<Options>)
+    /// The route matched, its body is over the route's limit: the request gets the 413 answer
+    /// (`Router.payloadTooLargeHandler`).
+    case bodyRefused(Route<Options>)
     /// Routes match the path, none with this method (405): these are they.
     case methodNotAllowed([Route<Options>])
     /// No route matches the path (404).

@@ -132,9 +132,9 @@ public struct Router<Context: RequestContext>: Sendable {
         return lookup(match(method: method, segments: target.segments))
     }
 
-    private func lookup(_ match: Match) -> RouteLookup<Options> {
+    private func lookup(_ match: Match, bodyRefused: Bool = false) -> RouteLookup<Options> {
         switch match {
-        case .found(let index, _, _): .found(entries[index].route)
+        case .found(let index, _, _): bodyRefused ? .bodyRefused(entries[index].route) : .found(entries[index].route)
         case .methodNotAllowed(_, let indices): .methodNotAllowed(indices.map { entries[$0].route })
         case .notFound: .notFound
         }
@@ -167,7 +167,7 @@ public struct Router<Context: RequestContext>: Sendable {
         case .notFound:
             chain = notFoundChain
         }
-        let context = Context(request: request, route: lookup(match))
+        let context = Context(request: request, route: lookup(match, bodyRefused: bodyRefused))
         defer { request.body.removeSpoolFiles() }
         do { return try await chain(request, context) } catch { return Self.errorResponse(error) }
     }
