@@ -24,7 +24,7 @@ public final class HTTPServer: Sendable {
     /// A second stop signal: the wait for exchanges in flight ends now.
     private let hurried = Locked(false)
 
-    public init(configuration: ServerConfiguration = ServerConfiguration(), router: Router) {
+    public init<Context>(configuration: ServerConfiguration = ServerConfiguration(), router: Router<Context>) {
         self.configuration = configuration
         var observer: (@Sendable (AccessLogEntry) -> Void)?
         if case .observer(let observe) = configuration.accessLogDestination { observer = observe }

@@ -36,7 +36,7 @@ public final class Sandbox: Sendable {
             throw SandboxStartupError("\(error)")
         }
         let spool = try? scratch.subfolder("spool")
-        var router: Router
+        var router: Router<BasicRequestContext>
         if configuration.dialect == .v1 {
             // The 2021 API: its own store beside the v2 one; vendors exist but play no part.
             let items: V1Store

@@ -22,7 +22,7 @@ struct SandboxAPI: Sendable {
     static let defaultItemsPerPage = 20
     static let maxItemsPerPage = 100
 
-    func router() -> Router {
+    func router() -> Router<BasicRequestContext> {
         var router = Router()
         // Each handler's refusals become the API's JSON error (the router would make them text).
         let json = ErrorResponses.catching
@@ -47,10 +47,10 @@ struct SandboxAPI: Sendable {
             router.get("/media/thumb/{name}" + slash) { media.response(name: $0.pathParameters["name"] ?? "", request: $0) }
             router.get("/media/{name}" + slash) { media.response(name: $0.pathParameters["name"] ?? "", request: $0) }
         }
-        router.payloadTooLargeHandler = { _ in
+        router.payloadTooLargeHandler = { _, _ in
             ErrorResponses.json(.payloadTooLarge("the request body is too large: at most \(Self.maxBody) bytes (\(Self.maxBody >> 20) MiB) are accepted"))
         }
-        router.notFoundHandler = { request in
+        router.notFoundHandler = { request, _ in
             // The path is not repeated: a misplaced secret may sit in it.
             ErrorResponses.json(APIFailure.notFound("no such endpoint for \(request.method)"))
         }

@@ -47,15 +47,15 @@ final class SandboxHostCheck: Sendable {
         return names.contains(String(name)) && (given == port || (given == nil && port == 80))
     }
 
-    var middleware: Middleware {
-        { [self] request, next in
+    var middleware: RouteMiddleware<BasicRequestContext> {
+        { [self] request, context, next in
             guard let host = request.headers["Host"], allows(host) else {
                 var response = HTTPResponse.text("Misdirected request: this Open Market sandbox answers only to its own "
                                                  + "loopback names and port (e.g. 127.0.0.1:\(port.value)).\n", status: 421)
                 response.headers["Connection"] = "close"
                 return response
             }
-            return try await next(request)
+            return try await next(request, context)
         }
     }
 }

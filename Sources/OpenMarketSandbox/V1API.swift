@@ -15,7 +15,7 @@ struct V1API: Sendable {
 
     static let itemsPerPage = 20
 
-    func router() -> Router {
+    func router() -> Router<BasicRequestContext> {
         var router = Router()
         let limit = SandboxAPI.maxBody
         let json = Self.catching
@@ -28,10 +28,10 @@ struct V1API: Sendable {
             router.get("/images/{name}" + slash) { media($0) }
             router.get("/thumbnails/{name}" + slash) { media($0) }
         }
-        router.payloadTooLargeHandler = { _ in
+        router.payloadTooLargeHandler = { _, _ in
             V1JSON.response(V1Failure(status: 413, reason: "the request body is too large: at most \(limit) bytes (\(limit >> 20) MiB) are accepted"))
         }
-        router.notFoundHandler = { _ in V1JSON.response(.notFound) }
+        router.notFoundHandler = { _, _ in V1JSON.response(.notFound) }
         // A known path with another method is no route in v1 either (Vapor answered 404).
         router.use { request, next in
             let response = try await next(request)

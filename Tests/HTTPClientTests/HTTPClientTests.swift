@@ -4,7 +4,7 @@ import Testing
 import HTTPServer
 import TestSupport
 
-func clientRouter() -> Router {
+func clientRouter() -> Router<BasicRequestContext> {
     var r = Router()
     r.get("/json") { _ in .json(Data("{\"ok\":true}".utf8)) }
     r.post("/echo") { req in
@@ -109,7 +109,7 @@ func clientRouter() -> Router {
     @Test func connectionRefusedAndBadURLs() async throws {
         let client = HTTPClient()
         // Bind then close a socket to find a port nobody listens on.
-        let server = HTTPServer(configuration: ServerConfiguration(port: 0, accessLog: nil), router: Router())
+        let server = HTTPServer(configuration: ServerConfiguration(port: 0, accessLog: nil), router: Router<BasicRequestContext>())
         let port = try server.start()
         await server.shutdown()
         await #expect(throws: HTTPClientError.self) {

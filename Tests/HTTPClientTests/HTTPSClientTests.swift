@@ -55,7 +55,7 @@ import TestSupport
         #expect(ClientAddress.resolve(host: "localhost", port: 80)?.family == AF_INET)
         let handled = Counter()
         var router = Router()
-        router.notFoundHandler = { _ in
+        router.notFoundHandler = { _, _ in
             handled.increment()
             return .text("should not be reached")
         }
@@ -109,10 +109,10 @@ import TestSupport
         defer { certificate.remove() }
         let elsewhere = Counter()
         var other = Router()
-        other.notFoundHandler = { _ in elsewhere.increment(); return .text("elsewhere") }
+        other.notFoundHandler = { _, _ in elsewhere.increment(); return .text("elsewhere") }
         try await withServer(other) { _, otherPort in
             var router = Router()
-            router.notFoundHandler = { _ in
+            router.notFoundHandler = { _, _ in
                 HTTPResponse(status: 307, headers: HTTPHeaders([("Location", "http://127.0.0.1:\(otherPort)/steal")]))
             }
             try await withServer({ try StubAPI(tls: certificate, router: router) }) { server in

@@ -18,7 +18,7 @@ import TestSupport
     }
 
     /// `/len/{n}` answers n bytes, so each line's byte count says which request it belongs to.
-    static func lengthRouter() -> Router {
+    static func lengthRouter() -> Router<BasicRequestContext> {
         var router = Router()
         router.get("/len/{n}") { request in
             .text(String(repeating: "a", count: Int(request.pathParameters["n"] ?? "") ?? 0))

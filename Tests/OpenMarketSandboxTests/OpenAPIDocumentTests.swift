@@ -48,7 +48,7 @@ import TestSupport
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let baseURL = Locked("http://127.0.0.1:8081")
-        let router: Router
+        let router: Router<BasicRequestContext>
         if dialect == .v1 {
             let store = try V1Store(directory: folder.url)
             router = V1API(store: store, input: V1Input(strict: false), baseURL: baseURL).router()

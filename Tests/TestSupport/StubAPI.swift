@@ -52,7 +52,7 @@ public final class StubAPI: StoppableServer, @unchecked Sendable {
                             _ answer: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse) throws {
         let counts = Counts()
         var router = Router()
-        router.notFoundHandler = { request in
+        router.notFoundHandler = { request, _ in
             counts.update { $0.requests += 1 }
             return try await answer(request)
         }
@@ -60,11 +60,11 @@ public final class StubAPI: StoppableServer, @unchecked Sendable {
     }
 
     /// Answers with `router`'s routes (requests are not counted: the routes are the test's).
-    public convenience init(tls certificate: SelfSignedTestCertificate? = nil, bodyLimit: Int = 32 << 20, router: Router) throws {
+    public convenience init(tls certificate: SelfSignedTestCertificate? = nil, bodyLimit: Int = 32 << 20, router: Router<BasicRequestContext>) throws {
         try self.init(tls: certificate, bodyLimit: bodyLimit, router: router, counts: Counts())
     }
 
-    private init(tls certificate: SelfSignedTestCertificate?, bodyLimit: Int, router: Router, counts: Counts) throws {
+    private init(tls certificate: SelfSignedTestCertificate?, bodyLimit: Int, router: Router<BasicRequestContext>, counts: Counts) throws {
         var configuration = ServerConfiguration(host: "127.0.0.1", port: 0)
         configuration.accessLog = nil
         configuration.limits.defaultBodyLimit = bodyLimit

@@ -31,7 +31,7 @@ public struct RunningServer: StoppableServer {
     public let server: HTTPServer
     public let port: Int
 
-    public static func start(_ router: Router, limits: ServerLimits = ServerLimits(), handlersOnLoops: Bool = false,
+    public static func start(_ router: Router<BasicRequestContext>, limits: ServerLimits = ServerLimits(), handlersOnLoops: Bool = false,
                              transport: ConnectionTransportFactory? = nil) throws -> RunningServer {
         var configuration = ServerConfiguration(port: 0, limits: limits, accessLog: nil, runHandlersOnEventLoops: handlersOnLoops)
         if let transport {
@@ -48,7 +48,7 @@ public struct RunningServer: StoppableServer {
 
 /// `withServer` for a router: the body gets the server and its port.
 @discardableResult
-public func withServer<Result>(_ router: Router, limits: ServerLimits = ServerLimits(), handlersOnLoops: Bool = false,
+public func withServer<Result>(_ router: Router<BasicRequestContext>, limits: ServerLimits = ServerLimits(), handlersOnLoops: Bool = false,
                                transport: ConnectionTransportFactory? = nil,
                                _ body: (HTTPServer, Int) async throws -> Result) async throws -> Result {
     try await withServer({ try RunningServer.start(router, limits: limits, handlersOnLoops: handlersOnLoops, transport: transport) }) {

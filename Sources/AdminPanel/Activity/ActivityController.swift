@@ -17,7 +17,7 @@ struct ActivityController: Sendable {
     var activityRows: ActivityRows { ActivityRows(configuration: pages.configuration, catalog: upstream.catalogService, activity: activity) }
 
     /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
-    static func register(on routes: inout RouteTable) {
+    static func register(on routes: inout Router<PanelContext>) {
         routes.get("/activity", .viewer, page: \.controllers.activityController) { try await $0.activityPage($1, $2) }
     }
 }

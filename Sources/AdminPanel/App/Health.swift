@@ -18,7 +18,7 @@ struct HealthController: Sendable {
     }
 
     /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
-    static func register(on routes: inout RouteTable) {
+    static func register(on routes: inout Router<PanelContext>) {
         routes.get("/healthz", open: \.controllers.healthController) { try await $0.health($1) }
     }
 }

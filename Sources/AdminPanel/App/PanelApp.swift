@@ -16,7 +16,7 @@ final class PanelApp: Sendable {
     let upstream: Upstream
     /// This process's folder under DATA/uploads.
     let uploads: UploadFolders
-    /// Fills each request's context (`PanelApp.guarded`).
+    /// Fills each request's context (`PanelApp.accessMiddleware`).
     let visitors: Visitors
     /// The page plumbing every controller that renders pages holds.
     let pages: Pages

@@ -19,7 +19,7 @@ struct BulkController: Sendable {
     let saleSections: SaleSections
 
     /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
-    static func register(on routes: inout RouteTable) {
+    static func register(on routes: inout Router<PanelContext>) {
         routes.post("/products/bulk", .editor, bodyLimit: .bytes(64 * 1024),
                     page: \.controllers.bulkController) { try await $0.bulkAction($1, $2) }
     }

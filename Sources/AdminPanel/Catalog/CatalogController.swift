@@ -20,7 +20,7 @@ struct CatalogController: Sendable {
     static let viewCookie = "om_view"
 
     /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
-    static func register(on routes: inout RouteTable) {
+    static func register(on routes: inout Router<PanelContext>) {
         routes.get("/products", .viewer, page: \.controllers.catalogController) { try await $0.listPage($1, $2) }
         routes.get("/products/refresh", .viewer, page: \.controllers.catalogController) { try await $0.refreshCatalog($1, $2) }
         routes.get("/products/export.csv", .viewer, page: \.controllers.catalogController) { try await $0.exportCatalog($1, $2) }

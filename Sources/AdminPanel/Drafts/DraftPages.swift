@@ -72,7 +72,7 @@ struct DraftController: Sendable {
     }
 
     /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
-    static func register(on routes: inout RouteTable) {
+    static func register(on routes: inout Router<PanelContext>) {
         routes.get("/drafts", .viewer, page: \.controllers.draftController) { try await $0.draftsPage($1, $2) }
         routes.get("/drafts/{id}", .viewer, page: \.controllers.draftController) { try await $0.draftForm($1, $2) }
         routes.post("/drafts/{id}/delete", .editor, bodyLimit: .bytes(16 * 1024),

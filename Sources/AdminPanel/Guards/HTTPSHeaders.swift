@@ -7,8 +7,8 @@ import HTTPServer
 enum HTTPSHeaders {
     static let strictTransportSecurity = "max-age=31536000"
 
-    static let middleware: Middleware = { request, next in
-        var response = try await next(request)
+    static let middleware: RouteMiddleware<PanelContext> = { request, context, next in
+        var response = try await next(request, context)
         apply(to: &response)
         return response
     }

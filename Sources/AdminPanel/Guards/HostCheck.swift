@@ -4,8 +4,8 @@ import HTTPServer
 extension PanelApp {
     /// Every request, `/healthz` included, must name the panel in its `Host` header (see
     /// `HostAllowList`); anything else gets a 421 page that says how to allow the name.
-    func hostCheckMiddleware() -> Middleware {
-        { [self] request, next in
+    func hostCheckMiddleware() -> RouteMiddleware<PanelContext> {
+        { [self] request, context, next in
             guard let host = request.headers["Host"], !host.isEmpty else {
                 // HTTP/1.1 requires Host; the server already refuses its absence, this covers HTTP/1.0.
                 return .text("Bad request: the Host header is missing.", status: 400)
@@ -13,20 +13,20 @@ extension PanelApp {
             guard hostAllowList.allows(host: host, port: listeningPort.value) else {
                 return Self.misdirectedPage(host: host)
             }
-            return try await next(request)
+            return try await next(request, context)
         }
     }
 
     /// A POST's `Origin`, when sent, must be one of the panel's own names (`null` and foreign
     /// origins are refused) — compared with the allow-list, never with the request's `Host` —
     /// and `https://` when the panel serves HTTPS.
-    func originCheckMiddleware() -> Middleware {
+    func originCheckMiddleware() -> RouteMiddleware<PanelContext> {
         let servesHTTPS = configuration.tls != nil
-        return { [self] request, next in
+        return { [self] request, routed, next in
             guard request.method == "POST", let origin = request.headers["Origin"],
                   !hostAllowList.allows(origin: origin, port: listeningPort.value, servesHTTPS: servesHTTPS)
-            else { return try await next(request) }
-            let context = await visitors.context(for: request, access: access(of: request))
+            else { return try await next(request, routed) }
+            let context = await visitors.context(for: request, access: routed.access)
             return pages.errorPage(PageFailure(status: 403, heading: "failure_origin_heading", message: "failure_origin_message"),
                                    context: context)
         }

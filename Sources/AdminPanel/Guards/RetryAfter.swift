@@ -4,9 +4,9 @@ import HTTPServer
 /// as scripts and browsers' retry logic need it). Handlers that know the exact wait set it
 /// themselves; any other 429 gets `fallback` seconds, the longest wait the limits can impose.
 enum RetryAfter {
-    static func middleware(fallback: Int) -> Middleware {
-        { request, next in
-            var response = try await next(request)
+    static func middleware(fallback: Int) -> RouteMiddleware<PanelContext> {
+        { request, context, next in
+            var response = try await next(request, context)
             if response.status == 429, response.headers["Retry-After"] == nil {
                 response.headers["Retry-After"] = String(max(1, fallback))
             }

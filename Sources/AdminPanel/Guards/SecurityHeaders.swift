@@ -21,8 +21,8 @@ enum SecurityHeaders {
         if response.headers[.cacheControl] == nil { response.headers[.cacheControl] = "no-store" }
     }
 
-    static let middleware: Middleware = { request, next in
-        var response = try await next(request)
+    static let middleware: RouteMiddleware<PanelContext> = { request, context, next in
+        var response = try await next(request, context)
         apply(to: &response)
         return response
     }

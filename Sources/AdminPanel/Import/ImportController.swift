@@ -17,7 +17,7 @@ struct ImportController: Sendable, CatalogWriting {
     let outbound: HTTPClient
 
     /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
-    static func register(on routes: inout RouteTable) {
+    static func register(on routes: inout Router<PanelContext>) {
         routes.get("/products/import", .editor, page: \.controllers.importController) { try await $0.importForm($1, $2) }
         // The CSV's 5 MiB plus the photos within the register form's upload limit; a body over it
         // is refused (413) before it is read.

@@ -11,7 +11,7 @@ struct LiveController: Sendable {
     let people: PeopleStore
 
     /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
-    static func register(on routes: inout RouteTable) {
+    static func register(on routes: inout Router<PanelContext>) {
         routes.get("/events", .viewer, plain: \.controllers.liveController) { await $0.events($1, $2) }
     }
 }

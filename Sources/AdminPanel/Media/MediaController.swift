@@ -15,7 +15,7 @@ struct MediaController: Sendable {
     let mediaFetches: SingleFlight<MediaController.MediaFetch>
 
     /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
-    static func register(on routes: inout RouteTable) {
+    static func register(on routes: inout Router<PanelContext>) {
         routes.get("/uploads/{token}/{image}", .viewer, page: \.controllers.mediaController) { try await $0.stagedPreview($1, $2) }
         routes.get("/media/{path...}", .viewer, plain: \.controllers.mediaController) { try await $0.mediaFile($1, $2) }
     }

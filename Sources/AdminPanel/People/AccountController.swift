@@ -16,7 +16,7 @@ struct AccountController: Sendable {
     let dialect: any PanelDialect
 
     /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
-    static func register(on routes: inout RouteTable) {
+    static func register(on routes: inout Router<PanelContext>) {
         routes.get("/account", .viewer, page: \.controllers.accountController) { try await $0.accountPage($1, $2) }
         routes.post("/account/password", .viewer, bodyLimit: .bytes(16 * 1024),
                     page: \.controllers.accountController) { try await $0.changePassword($1, $2) }

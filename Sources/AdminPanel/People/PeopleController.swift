@@ -18,7 +18,7 @@ struct PeopleController: Sendable {
     let listeningPort: ListeningPort
 
     /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
-    static func register(on routes: inout RouteTable) {
+    static func register(on routes: inout Router<PanelContext>) {
         routes.get("/setup/{token}", .anyone, page: \.controllers.peopleController) { try await $0.setupForm($1, $2) }
         routes.post("/setup/{token}", .anyone, bodyLimit: .bytes(16 * 1024), page: \.controllers.peopleController) { try await $0.setup($1, $2) }
         routes.get("/invite/{token}", .anyone, page: \.controllers.peopleController) { try await $0.invitationForm($1, $2) }

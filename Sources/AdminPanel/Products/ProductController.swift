@@ -18,7 +18,7 @@ struct ProductController: Sendable, CatalogWriting {
     let saleSections: SaleSections
 
     /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
-    static func register(on routes: inout RouteTable) {
+    static func register(on routes: inout Router<PanelContext>) {
         routes.get("/products/{id}", .viewer, page: \.controllers.productController) { try await $0.detailPage($1, $2) }
     }
 }

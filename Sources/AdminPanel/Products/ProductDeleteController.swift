@@ -16,7 +16,7 @@ struct ProductDeleteController: Sendable, CatalogWriting {
     let people: PeopleStore
 
     /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
-    static func register(on routes: inout RouteTable) {
+    static func register(on routes: inout Router<PanelContext>) {
         routes.get("/products/{id}/delete", .editor, page: \.controllers.productDeleteController) { try await $0.deletePrompt($1, $2) }
         routes.post("/products/{id}/delete", .editor, bodyLimit: .bytes(16 * 1024),
                     page: \.controllers.productDeleteController) { try await $0.deleteProduct($1, $2) }

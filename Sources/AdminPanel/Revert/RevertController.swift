@@ -15,7 +15,7 @@ struct RevertController: Sendable, CatalogWriting {
     let reverts: KeyedQueue<String>
 
     /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
-    static func register(on routes: inout RouteTable) {
+    static func register(on routes: inout Router<PanelContext>) {
         routes.post("/activity/bulk/{run}/revert", .editor, bodyLimit: .bytes(16 * 1024),
                     page: \.controllers.revertController) { try await $0.revertBulkRun($1, $2) }
         routes.post("/activity/{id}/revert", .editor, bodyLimit: .bytes(16 * 1024),

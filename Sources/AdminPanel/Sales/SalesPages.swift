@@ -125,7 +125,7 @@ struct SalesController: Sendable {
     }
 
     /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
-    static func register(on routes: inout RouteTable) {
+    static func register(on routes: inout Router<PanelContext>) {
         routes.get("/sales", .viewer, page: \.controllers.salesController) { try await $0.salesPage($1, $2) }
         routes.post("/products/{id}/sales", .editor, bodyLimit: .bytes(16 * 1024),
                     page: \.controllers.salesController) { try await $0.scheduleSale($1, $2) }

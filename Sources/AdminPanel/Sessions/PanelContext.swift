@@ -1,11 +1,12 @@
 import Foundation
 import HTTPServer
 
-/// What a handler knows about the request besides its bytes, filled once before the handler runs
-/// (`PanelApp.guarded`): who is asking, the browser's form key and CSRF token, the language, the
-/// access of the route answering, the one-time message, and the cookies the answer sets.
+/// What a handler knows about the request besides its bytes. The router makes it from the route
+/// it matched (`init(request:route:)`: the access needed); the access check fills the rest once
+/// (`PanelApp.accessMiddleware`): who is asking, the browser's form key and CSRF token, the
+/// language, the one-time message, the cookies the answer sets, and the panel answering.
 /// Handlers receive it as a parameter and never ask the stores again.
-struct PanelContext: Sendable {
+struct PanelContext: RequestContext {
     /// A person signed in with a password. False for `local` and for nobody.
     let signedIn: Bool
     /// Who acts: a person's name, `local` (the implicit owner when sign-in is off), or "" (nobody).
@@ -15,8 +16,17 @@ struct PanelContext: Sendable {
     let sessionHash: String?
     let localizer: Localizer
     var language: Language { localizer.language }
-    /// Who may reach the route answering.
+    /// Who may reach the route answering (a request no route answers: what its path needs).
     let access: RouteAccess
+    /// False when nobody's identity is asked for: routes that need none (assets, health), and
+    /// requests no route answers that anyone may send.
+    let needsVisitor: Bool
+    /// True once the visitor is filled in (`Visitors.context`); the router's context knows only the route.
+    let hasVisitor: Bool
+    /// True when the request's body is over its route's limit (the answer is a 413 whatever it says).
+    private(set) var bodyRefused = false
+    /// The panel answering: its controllers and page plumbing (set by the access check).
+    private(set) var panel: PanelApp?
     /// The key of the browser's `om_form` cookie, when it sent a well-formed one.
     let browserFormKey: String?
     /// This browser's form key: owner of staged uploads, base of the CSRF token; its own or one
@@ -33,7 +43,10 @@ struct PanelContext: Sendable {
     private let formTokens: FormTokens
 
     init(signedIn: Bool, person: String, role: Role, sessionHash: String?, localizer: Localizer, access: RouteAccess,
-         browserFormKey: String?, formTokens: FormTokens, languageSwitchTarget: String) {
+         browserFormKey: String?, formTokens: FormTokens, languageSwitchTarget: String,
+         needsVisitor: Bool = true, hasVisitor: Bool = true) {
+        self.needsVisitor = needsVisitor
+        self.hasVisitor = hasVisitor
         self.signedIn = signedIn
         self.person = person
         self.role = role
@@ -45,6 +58,47 @@ struct PanelContext: Sendable {
         self.languageSwitchTarget = languageSwitchTarget
         formKey = browserFormKey ?? ""
         csrfToken = browserFormKey.map { formTokens.token(for: $0, session: sessionHash) } ?? ""
+    }
+
+    /// The context the router starts a request with: the access its route needs, nobody asking
+    /// yet. A request no route answers needs what the routes beside it need: a 405 the strictest
+    /// of the routes at its path (the answer reveals no more than they would), a 404 a signed-in
+    /// person, and an editor to send anything but GET/HEAD.
+    init(request: HTTPRequest, route: RouteLookup<PanelRouteOptions>) {
+        let access: RouteAccess
+        let needsVisitor: Bool
+        switch route {
+        case .found(let route), .bodyRefused(let route):
+            access = route.options.access
+            needsVisitor = route.options.kind != .open
+        case .methodNotAllowed(let routes):
+            access = routes.reduce(RouteAccess.anyone) { $0.stricter($1.options.access) }
+            needsVisitor = access != .anyone
+        case .notFound:
+            access = request.method == "GET" || request.method == "HEAD" ? .viewer : .editor
+            needsVisitor = true
+        }
+        self.init(signedIn: false, person: "", role: .viewer, sessionHash: nil, localizer: Self.nobodysLocalizer, access: access,
+                  browserFormKey: nil, formTokens: Self.nobodysFormTokens, languageSwitchTarget: "",
+                  needsVisitor: needsVisitor, hasVisitor: false)
+        if case .bodyRefused = route { bodyRefused = true }
+    }
+
+    /// Stand-ins until the visitor is known: no texts, and no token is valid (no form key).
+    private static let nobodysLocalizer = Localizer(catalog: StringCatalog(language: .en, texts: [:]))
+    private static let nobodysFormTokens = FormTokens(key: [])
+
+    /// The panel answering; set before any handler runs (`PanelApp.accessMiddleware`).
+    func answeringPanel() throws -> PanelApp {
+        guard let panel else { throw HTTPError(status: 500, message: "No panel answers this request") }
+        return panel
+    }
+
+    /// This context, answered by `panel`.
+    func answered(by panel: PanelApp) -> PanelContext {
+        var context = self
+        context.panel = panel
+        return context
     }
 
     /// This context with a form key: a browser without one gets a new key in a cookie. Nothing is

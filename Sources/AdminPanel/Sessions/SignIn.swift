@@ -97,7 +97,7 @@ struct SessionController: Sendable {
     }
 
     /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
-    static func register(on routes: inout RouteTable) {
+    static func register(on routes: inout Router<PanelContext>) {
         routes.get("/login", .anyone, page: \.controllers.sessionController) { try await $0.loginForm($1, $2) }
         routes.post("/login", .anyone, bodyLimit: .bytes(16 * 1024), page: \.controllers.sessionController) { try await $0.login($1, $2) }
         routes.post("/logout", .viewer, bodyLimit: .bytes(16 * 1024), page: \.controllers.sessionController) { try await $0.logout($1, $2) }

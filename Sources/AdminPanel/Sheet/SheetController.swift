@@ -44,7 +44,7 @@ struct SheetController: Sendable, CatalogWriting {
     }
 
     /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
-    static func register(on routes: inout RouteTable) {
+    static func register(on routes: inout Router<PanelContext>) {
         routes.get("/products/sheet", .viewer, page: \.controllers.sheetController) { try await $0.sheetPage($1, $2) }
         routes.post("/products/sheet", .editor, bodyLimit: .bytes(1024 * 1024),
                     page: \.controllers.sheetController) { try await $0.saveSheet($1, $2) }

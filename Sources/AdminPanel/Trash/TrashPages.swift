@@ -114,7 +114,7 @@ struct TrashController: Sendable {
     }
 
     /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
-    static func register(on routes: inout RouteTable) {
+    static func register(on routes: inout Router<PanelContext>) {
         routes.get("/trash", .viewer, page: \.controllers.trashController) { try await $0.trashPage($1, $2) }
         routes.post("/trash/{id}/restore", .editor, bodyLimit: .bytes(16 * 1024),
                     page: \.controllers.trashController) { try await $0.restoreFromTrash($1, $2) }

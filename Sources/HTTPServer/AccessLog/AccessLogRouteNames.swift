@@ -10,9 +10,9 @@ final class AccessLogRouteNames: Sendable {
     /// Names met after start: rare by construction, so a lock shared by the loops is fine here.
     private let late = Locked<[String]>([])
 
-    init(router: Router) {
+    init(router: any ServerRouter) {
         var names = ["-"]
-        for route in router.routes where !names.contains(route.pattern.template) { names.append(route.pattern.template) }
+        for template in router.templates where !names.contains(template) { names.append(template) }
         for route in router.staticRoutes where !names.contains(route.template) { names.append(route.template) }
         self.names = names
         known = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, UInt32($0)) })

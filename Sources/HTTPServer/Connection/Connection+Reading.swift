@@ -139,7 +139,7 @@ extension Connection {
         var bodyRefused = false
         if case .length(let n) = head.framing, n > limit {
             // Refused from Content-Length alone: the body is never read.
-            guard case .found = match, router.payloadTooLargeHandler != nil else {
+            guard case .found = match, router.rendersRefusals else {
                 return sendError(status: 413, reason: "Body exceeds the limit", method: head.method)
             }
             bodyRefused = true   // the router's refusal handler renders the 413
@@ -157,7 +157,7 @@ extension Connection {
             exchange.reception = .complete
             exchange.require(.linger)
         }
-        if case .found(let route, _) = match { exchange.route = route.pattern.template }
+        if case .found(_, let template, _) = match { exchange.route = template }
 
         // The handler may outlive the receive buffer's contents: its head gets its own copy.
         let request = HTTPRequest(method: head.method, target: head.target, parsed: target, version: head.version,

@@ -5,7 +5,7 @@ import Foundation
 extension Connection {
     /// True when the request was answered (queued); false sends it down the ordinary path.
     func answerStatically(_ head: RequestHead) -> Bool {
-        let routes = context.router.staticRoutes
+        let routes = context.staticRoutes
         guard !routes.isEmpty, head.method == "GET" || head.method == "HEAD",
               head.framing == .none || head.framing == .length(0) else { return false }
         for index in routes.indices {

@@ -3,7 +3,9 @@ import Foundation
 /// What every connection of one server shares: routes, limits, the log and the open-connection
 /// count (across event loops).
 final class ServerContext: Sendable {
-    let router: Router
+    let router: any ServerRouter
+    /// The router's, read on every request's head (`answerStatically`).
+    let staticRoutes: [StaticRoute]
     let limits: ServerLimits
     let accessLog: (@Sendable (AccessLogEntry) -> Void)?
     /// `capacity`: `limits.maxConnections`, lowered at start to fit the open-file limit.
@@ -19,11 +21,12 @@ final class ServerContext: Sendable {
     /// Wraps each accepted socket: plain TCP or TLS.
     let makeTransport: ConnectionTransportFactory
 
-    init(router: Router, limits: ServerLimits, accessLog: (@Sendable (AccessLogEntry) -> Void)?,
+    init(router: any ServerRouter, limits: ServerLimits, accessLog: (@Sendable (AccessLogEntry) -> Void)?,
          handlersOnEventLoop: Bool, makeTransport: @escaping ConnectionTransportFactory = PlainTransport.factory) {
         self.handlersOnEventLoop = handlersOnEventLoop
         self.makeTransport = makeTransport
         self.router = router
+        staticRoutes = router.staticRoutes
         self.limits = limits
         self.accessLog = accessLog
         self.state = Locked((0, limits.maxConnections, false))

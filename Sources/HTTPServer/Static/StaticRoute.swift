@@ -27,15 +27,25 @@ extension Router {
     /// - `decorate`: what the middlewares add to a static answer (security headers), applied
     ///   once per file version to the precomputed 200 and 304 heads. It must do exactly what the
     ///   middlewares do to such a response, so both paths send the same bytes.
-    public mutating func staticFiles(prefix: String, files: StaticFiles,
+    /// - `options`: the ordinary route's.
+    public mutating func staticFiles(prefix: String, files: StaticFiles, options: Options,
                                      admitsHost: @escaping @Sendable (String?) -> Bool = { _ in true },
                                      decorate: @escaping @Sendable (inout HTTPResponse) -> Void = { _ in }) {
         precondition(prefix.hasPrefix("/") && prefix.hasSuffix("/"), "a static prefix is /name/: \(prefix)")
         let template = prefix + "{path...}"
-        get(template) { request in
+        add("GET", template, options: options) { request, _ in
             files.response(for: request.pathParameters["path"] ?? "", request: request)
         }
         staticRoutes.append(StaticRoute(prefix: Array(prefix.utf8), template: template, files: files,
                                         admitsHost: admitsHost, decorate: decorate))
+    }
+}
+
+extension Router where Context == BasicRequestContext {
+    /// `staticFiles(prefix:files:options:admitsHost:decorate:)` for a router without route options.
+    public mutating func staticFiles(prefix: String, files: StaticFiles,
+                                     admitsHost: @escaping @Sendable (String?) -> Bool = { _ in true },
+                                     decorate: @escaping @Sendable (inout HTTPResponse) -> Void = { _ in }) {
+        staticFiles(prefix: prefix, files: files, options: (), admitsHost: admitsHost, decorate: decorate)
     }
 }

@@ -15,7 +15,7 @@ import Testing
 ///   compares) does not.
 /// - `HTTPResponse` never leaves the web layer: it is named only in controllers (their
 ///   declarations and extensions) and in the files that make requests into answers for every
-///   feature (`webLayer`: the page plumbing, the guards, the route table and the access rules).
+///   feature (`webLayer`: the page plumbing, the guards, the router helpers and the access rules).
 ///   Services, stores, writers, importers and schedulers answer values or typed errors, which the
 ///   controller turns into a response.
 ///
@@ -26,7 +26,7 @@ import Testing
     static let maxControllerDependencies = 6
     /// Folders (ending in `/`) and files under `Sources/AdminPanel` where `HTTPResponse` belongs
     /// outside the controllers.
-    static let webLayer = ["Web/", "Guards/", "App/RouteTable.swift", "App/Routes.swift", "Sessions/AccessRules.swift"]
+    static let webLayer = ["Web/", "Guards/", "App/PanelRouter.swift", "App/Routes.swift", "Sessions/AccessRules.swift"]
 
     /// Any top-level type or extension (the line starts it), for the scans that follow a member to its type.
     static func declaredOrExtended(_ line: Substring) -> String? {

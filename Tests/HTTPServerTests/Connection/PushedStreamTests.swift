@@ -4,7 +4,7 @@ import TestSupport
 @testable import HTTPServer
 
 /// `/events` answers a pushed stream whose writers the test keeps; `/hello` a small page.
-private func pushRouter(_ writers: Locked<[EventStreamWriter]>) -> Router {
+private func pushRouter(_ writers: Locked<[EventStreamWriter]>) -> Router<BasicRequestContext> {
     var r = Router()
     r.get("/hello") { _ in .text("hello") }
     r.get("/events") { _ in

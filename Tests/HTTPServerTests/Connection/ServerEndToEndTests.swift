@@ -5,7 +5,7 @@ import TestSupport
 @testable import HTTPServer
 
 /// `/json` answers a small JSON body; `/stream` a body of unknown length (100,011 bytes).
-func streamRouter() -> Router {
+func streamRouter() -> Router<BasicRequestContext> {
     var r = Router()
     r.get("/json") { _ in .json(Data("{\"ok\":true}".utf8)) }
     r.get("/stream") { _ in
@@ -17,7 +17,7 @@ func streamRouter() -> Router {
     return r
 }
 
-func echoRouter() -> Router {
+func echoRouter() -> Router<BasicRequestContext> {
     var r = Router()
     r.get("/hello/{name}") { req in .text("hello \(req.pathParameters["name"]!)") }
     r.post("/echo") { req in .text(String(decoding: try await req.body.collect(), as: UTF8.self)) }
@@ -122,7 +122,7 @@ func echoRouter() -> Router {
             response.headers["X-Seen-By-Middleware"] = "yes"
             return response
         }
-        router.payloadTooLargeHandler = { request in
+        router.payloadTooLargeHandler = { request, _ in
             .json(Data(#"{"code":413,"route":"\#(request.routeTemplate ?? "-")","body":\#(try await request.body.collect().count)}"#.utf8), status: 400)
         }
         try await withServer(router) { _, port in

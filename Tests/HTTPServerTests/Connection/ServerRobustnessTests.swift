@@ -55,7 +55,7 @@ func shortDeadlines() -> ServerLimits {
 /// `/slow` answers "slow done" once `release` is set, or after 300 ms of work when there is no
 /// `release`; `entered` counts the requests that reached the handler, so a test can wait for a
 /// request in flight.
-func slowRouter(entered: Locked<Int>? = nil, release: Locked<Bool>? = nil) -> Router {
+func slowRouter(entered: Locked<Int>? = nil, release: Locked<Bool>? = nil) -> Router<BasicRequestContext> {
     var r = echoRouter()
     r.get("/slow") { _ in
         entered?.withLock { $0 += 1 }

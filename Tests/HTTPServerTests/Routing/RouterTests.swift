@@ -3,7 +3,7 @@ import Testing
 @testable import HTTPServer
 
 @Suite struct RouterTests {
-    func router() -> Router {
+    func router() -> Router<BasicRequestContext> {
         var r = Router()
         r.get("/products/{id}") { req in .text("product \(req.pathParameters["id"] ?? "")") }
         r.get("/products/new") { _ in .text("new form") }
@@ -43,7 +43,7 @@ import Testing
             response.headers["X-Frame-Options"] = "DENY"
             return response
         }
-        r.notFoundHandler = { _ in .html("<h1>gone</h1>", status: 404) }
+        r.notFoundHandler = { _, _ in .html("<h1>gone</h1>", status: 404) }
         let denied = await r.respond(to: try HTTPRequest(target: "/fail"))
         #expect(denied.status == 403 && denied.headers["x-frame-options"] == "DENY")
         #expect(body(denied) == "No\n")

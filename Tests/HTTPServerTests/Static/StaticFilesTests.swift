@@ -24,7 +24,7 @@ final class StaticTree: @unchecked Sendable {
 
     deinit { try? FileManager.default.removeItem(at: base) }
 
-    func router() throws -> Router {
+    func router() throws -> Router<BasicRequestContext> {
         let files = try StaticFiles(root: root)
         var r = Router()
         r.get("/static/{path...}") { req in files.response(for: req.pathParameters["path"] ?? "", request: req) }

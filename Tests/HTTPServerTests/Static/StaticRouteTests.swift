@@ -15,7 +15,7 @@ import TestSupport
     }
 
     /// Counts the requests that went through the middlewares.
-    static func router(_ tree: StaticTree, middlewareRuns: Locked<Int>) throws -> Router {
+    static func router(_ tree: StaticTree, middlewareRuns: Locked<Int>) throws -> Router<BasicRequestContext> {
         var router = Router()
         router.use { request, next in
             middlewareRuns.withLock { $0 += 1 }

@@ -132,7 +132,7 @@ struct ProductFormController: Sendable, CatalogWriting {
     }
 
     /// Its routes, each with who may reach it and its body limit (`RouteTableTests` lists them all).
-    static func register(on routes: inout RouteTable) {
+    static func register(on routes: inout Router<PanelContext>) {
         routes.post("/products", .editor, bodyLimit: .upload, page: \.controllers.productFormController) { try await $0.registerProduct($1, $2) }
         routes.get("/products/{id}/duplicate", .editor, page: \.controllers.productFormController) { try await $0.duplicateForm($1, $2) }
         routes.get("/products/new", .editor, page: \.controllers.productFormController) { try await $0.registerForm($1, $2) }
