@@ -15,9 +15,9 @@ extension AdminPanel: RunningPanel {}
 /// The panel of the in-process tier: the same `PanelApp` and chores as a started `AdminPanel`,
 /// its router called directly by `TestBrowser` instead of through a listener.
 final class InProcessPanel: RunningPanel {
-    /// The port requests name in `Host` and `Origin`: no listener has it, so a request that
-    /// reached for a socket by mistake fails at once.
-    static let port = 0
+    /// The port requests name in `Host` and `Origin`. Nothing listens there (a privileged port
+    /// no service uses), so a request that reached for a socket by mistake fails at once.
+    static let port = 1
 
     let app: PanelApp
     let router: Router

@@ -71,7 +71,7 @@ final class PanelHarness: @unchecked Sendable {
         }
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("panel-test-\(UUID().uuidString)")
         var sandboxConfiguration = SandboxConfiguration(dataDirectory: data)
-        sandboxConfiguration.port = 0
+        sandboxConfiguration.port = options.live ? 0 : SandboxRouterTransport.port
         sandboxConfiguration.dialect = options.dialect
         sandboxConfiguration.seed = options.seed
         sandboxConfiguration.logRequests = false
@@ -84,7 +84,7 @@ final class PanelHarness: @unchecked Sendable {
             _ = try sandbox.start()
             upstream = PooledTransport(maxConnectionsPerHost: 8)
         } else {
-            // The sandbox never listens: its address keeps port 0, which nothing answers.
+            // The sandbox never listens: its address keeps the configured port.
             upstream = SandboxRouterTransport(router: sandbox.router, origin: sandbox.baseURL)
         }
         let demo = sandbox.demoVendor
@@ -146,6 +146,17 @@ final class PanelHarness: @unchecked Sendable {
     /// tests), in-process the sandbox's router.
     var api: OpenMarketClient { OpenMarketClient(configuration: client, transport: transport) }
     let transport: any HTTPTransport
+
+    /// Another panel on the same configuration, DATA and sandbox, on the harness's tier, with a
+    /// browser of its own; the caller stops it.
+    func anotherPanel() throws -> (any RunningPanel, TestBrowser) {
+        if browser.router == nil {
+            let started = try AdminPanel(configuration: panelConfiguration)
+            return (started, TestBrowser(port: try started.start()))
+        }
+        let inProcess = try InProcessPanel(configuration: panelConfiguration, transport: transport)
+        return (inProcess, TestBrowser(router: inProcess.router, port: InProcessPanel.port))
+    }
 
     func stop() async {
         await panel.shutdown()

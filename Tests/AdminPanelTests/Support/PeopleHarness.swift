@@ -60,17 +60,7 @@ extension PanelHarness {
     /// on the harness's tier.
     func restartPanel() async throws -> (any RunningPanel, TestBrowser) {
         await panel.shutdown()
-        let again: any RunningPanel
-        let moved: TestBrowser
-        if browser.router == nil {
-            let started = try AdminPanel(configuration: panelConfiguration)
-            moved = TestBrowser(port: try started.start())
-            again = started
-        } else {
-            let inProcess = try InProcessPanel(configuration: panelConfiguration, transport: transport)
-            moved = TestBrowser(router: inProcess.router, port: InProcessPanel.port)
-            again = inProcess
-        }
+        let (again, moved) = try anotherPanel()
         for (name, value) in browser.cookies { moved.setCookie(name, value) }
         return (again, moved)
     }

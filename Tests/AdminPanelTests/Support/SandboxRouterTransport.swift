@@ -10,8 +10,12 @@ import OpenMarketCore
 /// needs another server (photos, media, a hostile API) belongs to the live tier.
 struct SandboxRouterTransport: HTTPTransport {
     let router: Router
-    /// The sandbox's address (`http://127.0.0.1:0`: it never listens).
+    /// The sandbox's address: it never listens, and is configured with `port`.
     let origin: URL
+
+    /// The port the sandbox's address names. Nothing listens there (a privileged port no service
+    /// uses), so a request that reached for a socket by mistake fails at once.
+    static let port = 2
 
     func send(_ request: TransportRequest) async throws -> TransportResponse {
         guard request.url.scheme == origin.scheme, request.url.host == origin.host, request.url.port == origin.port else {
