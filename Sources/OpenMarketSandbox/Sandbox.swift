@@ -12,6 +12,8 @@ public final class Sandbox: Sendable {
     private let v1Store: V1Store?
     private let demo: VendorSetup.DemoVendor
     private let server: HTTPServer
+    /// What the listener serves (the API behind the host check); tests call it in-process.
+    public let router: Router<BasicRequestContext>
     private let base: Locked<String>
     /// The sandbox's own folder under DATA/uploads (large uploads are spooled there); claiming it
     /// removes what a killed process left.
@@ -64,6 +66,7 @@ public final class Sandbox: Sendable {
         hostCheck = SandboxHostCheck(listeningHost: configuration.host, port: configuration.port,
                                      allowed: configuration.allowedHosts)
         router.middlewares.insert(hostCheck.middleware, at: 0)
+        self.router = router
         var serverConfiguration = ServerConfiguration()
         serverConfiguration.host = configuration.host
         serverConfiguration.port = configuration.port

@@ -7,9 +7,7 @@ import OpenMarketCore
 public final class AdminPanel: Sendable {
     let app: PanelApp
     private let server: HTTPServer
-    private let sweeper = Sweeper()
-    /// The live streams' chore: session checks, keep-alives.
-    private let liveTicker = Sweeper()
+    private let chores: PanelChores
 
     /// Loads the templates and prepares the routes; fails with a one-sentence reason.
     /// `transport` defaults to a pooled keep-alive client for upstream calls (HTTP and HTTPS).
@@ -50,6 +48,7 @@ public final class AdminPanel: Sendable {
         serverConfiguration.limits.maxConnections = configuration.maxConnections
         serverConfiguration.accessLogDestination = configuration.accessLogDestination
         server = HTTPServer(configuration: serverConfiguration, router: app.routes())
+        chores = PanelChores(app: app)
     }
 
     /// Binds and listens; answers the real port (useful with port 0).
@@ -57,25 +56,7 @@ public final class AdminPanel: Sendable {
     public func start() throws -> Int {
         let port = try server.start()
         app.listeningPort.value = port
-        // Scheduled discounts: v2 only (v1 would need stored product passwords).
-        if app.controllers.saleSections.salesAvailable { Task { [scheduler = app.saleScheduler] in await scheduler.start() } }
-        // Staged uploads of abandoned forms expire even if nobody submits again.
-        let staging = app.uploads.staging
-        let activity = app.stores.activity, days = app.configuration.activityDays, sessions = app.stores.sessions
-        let app = app
-        let imports = app.stores.imports, now = app.configuration.now
-        Task { [liveTicker, live = app.controllers.liveController] in await liveTicker.run(every: .seconds(1)) { await live.tick() } }
-        Task { await activity.purge(olderThanDays: days) }
-        Task { await app.controllers.trashKeeper.sweepTrash() }
-        Task {
-            await sweeper.run(every: .seconds(300)) {
-                await staging.purgeExpired()
-                await activity.purge(olderThanDays: days)
-                await sessions.purgeExpired()
-                await app.controllers.trashKeeper.sweepTrash()
-                await imports.purge(now: now())
-            }
-        }
+        chores.start()
         return port
     }
 
@@ -101,13 +82,7 @@ public final class AdminPanel: Sendable {
     /// drains the access log before exiting.
     public func shutdown() async {
         await server.shutdown()
-        await liveTicker.stop()
-        await sweeper.stop()
-        await app.saleScheduler.stop()
-        await app.upstream.catalog.stop()
-        await app.uploads.staging.removeAll()
-        app.uploads.scratch.remove()
-        await app.stores.database.database.close()
+        await chores.stop()
     }
 
     /// A second stop signal: stop waiting for exchanges in flight (nothing answered is lost).

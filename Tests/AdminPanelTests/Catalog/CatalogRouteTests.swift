@@ -145,7 +145,7 @@ import OpenMarketCore
     @Test func apiDownKeepsShowingTheCopyWithItsAgeAndAWarning() async throws {
         let stub = try StubAPI { _ in .text("down", status: 500) }
         Teardown.add { await stub.stop() }
-        let harness = try await PanelHarness.start(.init(seed: 2))
+        let harness = try await PanelHarness.start(.init(live: true, seed: 2))
         Teardown.add { await harness.stop() }
         let page = try await harness.browser.get("/products?sort=name")
         #expect(Self.ids(page).count == 2)

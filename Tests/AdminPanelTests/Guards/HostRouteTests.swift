@@ -9,7 +9,7 @@ import TestSupport
         let harness = try await PanelHarness.start()
         Teardown.add { await harness.stop() }
         let port = harness.browser.port
-        let rebound = TestBrowser(port: port)
+        let rebound = harness.newBrowser()
         rebound.host = "evil.example:\(port)"
         rebound.origin = "http://evil.example:\(port)"
         // Step 1 of the attack: read a form (and its CSRF token) under the foreign name.
@@ -39,7 +39,7 @@ import TestSupport
         #expect(try await harness.browser.post("/logout", form: [("csrf_token", token)]).status == 403)
         #expect(try await harness.api.listProducts(page: 1, itemsPerPage: 10).totalCount == 0)
         // The panel's other own names work, with an Origin of any own name.
-        let local = TestBrowser(port: port)
+        let local = harness.newBrowser()
         local.host = "localhost:\(port)"
         local.origin = "http://[::1]:\(port)"
         #expect(try await local.get("/healthz").status == 200)

@@ -58,7 +58,7 @@ import OpenMarketCore
             }
             return .json(Data(#"{"code":404,"message":"no"}"#.utf8), status: 404)
         }
-        let harness = try await PanelHarness.start(.init(api: api.url, timeout: 10))
+        let harness = try await PanelHarness.start(.init(live: true, api: api.url, timeout: 10))
         Teardown.add { await harness.stop(); await api.stop() }
         await withTaskGroup(of: Int.self) { group in
             for _ in 0..<20 { group.addTask { (try? await harness.newBrowser().get("/healthz").status) ?? 0 } }

@@ -17,8 +17,9 @@ import Testing
         var count: Int { lock.withLock { value } }
     }
 
-    static func start(_ writes: WriteCounter? = nil) async throws -> PanelHarness {
-        var options = PanelHarness.Options()
+    /// Live when it counts the sandbox's writes (its access log), or when asked.
+    static func start(_ writes: WriteCounter? = nil, live: Bool = false) async throws -> PanelHarness {
+        var options = PanelHarness.Options(live: live || writes != nil)
         if let writes { options.sandboxObserver = { writes.see($0) } }
         let harness = try await PanelHarness.start(options)
         Teardown.add { await harness.stop() }
@@ -195,7 +196,7 @@ import Testing
     }
 
     @Test func aPhotoURLOnTheAPIsOwnOriginIsFetched() async throws {
-        let harness = try await Self.start()
+        let harness = try await Self.start(live: true)   // the photo is fetched from the sandbox's listener
         let source = try await harness.makeProduct(name: "Photo source")
         let url = try #require(source.images.first?.url)
         #expect(url.hasPrefix("http://127.0.0.1:"))  // loopback, allowed only as the API's own origin
@@ -209,7 +210,7 @@ import Testing
     }
 
     @Test func aBodyOverTheLimitIs413() async throws {
-        var options = PanelHarness.Options()
+        var options = PanelHarness.Options(live: true)   // refused by the server before it is read
         options.uploadLimit = 1 << 20
         let harness = try await PanelHarness.start(options)
         Teardown.add { await harness.stop() }

@@ -32,7 +32,7 @@ import OpenMarketCore
     }
 
     @Test func eachKindOfChangeSendsExactlyOneEvent() async throws {
-        let harness = try await PanelHarness.start()
+        let harness = try await PanelHarness.start(.init(live: true))
         Teardown.add { await harness.stop() }
         let first = try await harness.makeProduct(name: "Live mug", stock: 3)
         let second = try await harness.makeProduct(name: "Live cup", stock: 4)
@@ -100,7 +100,7 @@ import OpenMarketCore
     }
 
     @Test func duplicateImportAndSalesSendOneEventEach() async throws {
-        let harness = try await PanelHarness.start()
+        let harness = try await PanelHarness.start(.init(live: true))
         Teardown.add { await harness.stop() }
         let original = try await harness.makeProduct(name: "Live original", stock: 3)
         _ = try await harness.browser.get("/products/refresh")
@@ -142,7 +142,7 @@ import OpenMarketCore
     }
 
     @Test func changesFoundByTheSyncAreSentWithoutAPerson() async throws {
-        let harness = try await PanelHarness.start()
+        let harness = try await PanelHarness.start(.init(live: true))
         Teardown.add { await harness.stop() }
         let product = try await harness.makeProduct(name: "Synced mug", stock: 3)
         _ = try await harness.browser.get("/products/refresh")
@@ -168,7 +168,7 @@ import OpenMarketCore
     }
 
     @Test func aReconnectReplaysWhatWasMissedOrResets() async throws {
-        let harness = try await PanelHarness.start()
+        let harness = try await PanelHarness.start(.init(live: true))
         Teardown.add { await harness.stop() }
         let live = harness.panel.app.live
         for n in 1...5 { live.publishProduct(Array("{\"id\":\(n)}".utf8)) }
@@ -203,7 +203,7 @@ import OpenMarketCore
     }
 
     @Test func aKeepAliveCommentGoesOutEveryTwentySeconds() async throws {
-        let harness = try await PanelHarness.start()
+        let harness = try await PanelHarness.start(.init(live: true))
         Teardown.add { await harness.stop() }
         let stream = try await LiveEventReader.open(harness.browser)
         harness.clock.advance(21)
@@ -215,7 +215,7 @@ import OpenMarketCore
     }
 
     @Test func signingOutEndsTheStreamsOfThatSession() async throws {
-        var options = PanelHarness.Options()
+        var options = PanelHarness.Options(live: true)
         options.signIn = true
         let harness = try await PanelHarness.start(options)
         Teardown.add { await harness.stop() }
@@ -235,7 +235,7 @@ import OpenMarketCore
     }
 
     @Test func presenceNamesWhoElseHasTheProductOpen() async throws {
-        var options = PanelHarness.Options()
+        var options = PanelHarness.Options(live: true)
         options.signIn = true
         let harness = try await PanelHarness.start(options)
         Teardown.add { await harness.stop() }
@@ -256,7 +256,7 @@ import OpenMarketCore
     }
 
     @Test func noSecretInAThousandEvents() async throws {
-        let harness = try await PanelHarness.start()
+        let harness = try await PanelHarness.start(.init(live: true))
         Teardown.add { await harness.stop() }
         var products: [ProductDetail] = []
         for n in 0..<10 { products.append(try await harness.makeProduct(name: "Secretless \(n)")) }

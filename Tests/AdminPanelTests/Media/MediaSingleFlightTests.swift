@@ -38,7 +38,7 @@ actor Gate {
             return response
         }
         Teardown.add { await images.stop() }
-        let harness = try await PanelHarness.start(.init(mediaOrigins: [images.url]))
+        let harness = try await PanelHarness.start(.init(live: true, mediaOrigins: [images.url]))
         Teardown.add { await harness.stop() }
 
         let readers = 8

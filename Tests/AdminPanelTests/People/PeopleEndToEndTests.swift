@@ -19,12 +19,11 @@ import OpenMarketCore
         try await harness.setUpOwner("boss")
         let token = try await harness.csrfToken(from: "/products/new")
         let sessionsBefore = await harness.panel.app.stores.sessions.count
-        let port = harness.browser.port
         let statuses = await withTaskGroup(of: [Int: Int].self) { group in
             for worker in 0..<16 {
                 group.addTask {
                     var counts: [Int: Int] = [:]
-                    let anonymous = TestBrowser(port: port)
+                    let anonymous = harness.newBrowser()
                     for index in 0..<Self.floodPerWorker {
                         anonymous.setCookie("om_form", nil)
                         let response: RawResponse?
@@ -75,7 +74,7 @@ import OpenMarketCore
     /// (counted at the sandbox); the rest answer 429 with Retry-After. Then the panel-wide limit.
     @Test func concurrentWrongDeletePasswordsStayWithinTheLimit() async throws {
         let reached = LockedCounter()
-        let harness = try await PanelHarness.start(.init(signIn: true, sandboxObserver: { entry in
+        let harness = try await PanelHarness.start(.init(live: true, signIn: true, sandboxObserver: { entry in
             if entry.method != "GET" { reached.add() }
         }))
         Teardown.add { await harness.stop() }
@@ -132,7 +131,7 @@ import OpenMarketCore
     /// find no tries left once checked; only the 10 never checked answer 429 ("wait").
     @Test func everyCheckedWrongPasswordIsToldItWasWrong() async throws {
         let reached = LockedCounter()
-        let harness = try await PanelHarness.start(.init(signIn: true, sandboxObserver: { entry in
+        let harness = try await PanelHarness.start(.init(live: true, signIn: true, sandboxObserver: { entry in
             if entry.method == "POST", entry.route.contains("/secret") { reached.add() }
         }))
         Teardown.add { await harness.stop() }

@@ -91,7 +91,7 @@ import OpenMarketCore
         #expect(preview.status == 200)
         #expect(preview.header("Content-Type") == "image/png")
         #expect(preview.body == TestImages.png(seed: 9))
-        let stranger = TestBrowser(port: harness.browser.port)
+        let stranger = harness.newBrowser()
         #expect(try await stranger.get(previewPath).status == 404)
 
         let fixed = try await harness.browser.postMultipart("/products", fields: Self.fields(token, name: "Kept image mug")

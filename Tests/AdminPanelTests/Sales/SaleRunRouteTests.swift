@@ -115,7 +115,7 @@ import TestSupport
     }
 
     @Test func runningSalesWhoseCancelWaitsForTheAPIAreCountedApart() async throws {
-        let harness = try await PanelHarness.start()
+        let harness = try await PanelHarness.start(.init(live: true))
         Teardown.add { await harness.stop() }
         let ids = [try await harness.makeProduct(name: "Jar 1").id, try await harness.makeProduct(name: "Jar 2").id]
         #expect(try await Self.bookTogether(harness, ids, from: 0, to: 3_600).status == 200)

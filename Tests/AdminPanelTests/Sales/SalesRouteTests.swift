@@ -181,7 +181,7 @@ import TestSupport
     }
 
     @Test func anUnreachableAPIIsRetriedAndEachTryIsShown() async throws {
-        let harness = try await PanelHarness.start()
+        let harness = try await PanelHarness.start(.init(live: true))
         Teardown.add { await harness.stop() }
         let product = try await harness.makeProduct()
         #expect(try await Self.schedule(harness, product: product.id, discount: "10%", from: 60, to: 3_600).status == 303)

@@ -43,7 +43,7 @@ import OpenMarketSandbox
 
     static func setUp(signIn: Bool = false) async throws -> Setup {
         let writes = LockedCounter()
-        let harness = try await PanelHarness.start(.init(signIn: signIn, otherVendor: other, sandboxObserver: { entry in
+        let harness = try await PanelHarness.start(.init(live: true, signIn: signIn, otherVendor: other, sandboxObserver: { entry in
             if entry.method == "PATCH" { writes.add() }
         }))
         Teardown.add { await harness.stop() }

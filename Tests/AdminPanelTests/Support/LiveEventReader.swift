@@ -26,6 +26,7 @@ final class LiveEventReader: @unchecked Sendable {
 
     /// `GET path` with the browser's cookies; the head must be a 200 event stream.
     static func open(_ browser: TestBrowser, path: String = "/events", headers: [(String, String)] = []) async throws -> LiveEventReader {
+        guard browser.router == nil else { throw TestClientFailure(description: "/events needs the live tier (Options.live)") }
         let client = try await RawHTTPClient.connect(port: browser.port, timeoutSeconds: 20)
         var request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(browser.port)\r\nAccept: text/event-stream\r\n"
         let cookies = browser.cookies.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: "; ")

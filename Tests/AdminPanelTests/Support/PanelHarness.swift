@@ -5,11 +5,15 @@ import OpenMarketCore
 import OpenMarketSandbox
 @testable import AdminPanel
 
-/// A real sandbox and a real panel on ephemeral loopback ports, with a browser-like client.
+/// A real sandbox and a real panel with a browser-like client, on one of two tiers:
+/// - in-process (the default): the browser calls the panel's router and the panel's upstream
+///   calls the sandbox's router, with no listener and no socket;
+/// - live (`Options.live`): both listen on ephemeral loopback ports and talk HTTP over TCP, for
+///   what only the wire shows (streams, TLS, stopping, bodies refused unread, broken servers).
 /// Each test gets its own data folder, so tests run in parallel without sharing state.
 final class PanelHarness: @unchecked Sendable {
     let sandbox: Sandbox?
-    let panel: AdminPanel
+    let panel: any RunningPanel
     let browser: TestBrowser
     let clock: ManualClock
     let dataDirectory: URL
@@ -24,6 +28,8 @@ final class PanelHarness: @unchecked Sendable {
         .deletingLastPathComponent().deletingLastPathComponent()
 
     struct Options {
+        /// Listeners and sockets for the panel and the sandbox (see the type's comment).
+        var live = false
         var seed = 0
         var dialect = Dialect.v2a
         var vendorID: VendorChoice = .demo
@@ -47,6 +53,12 @@ final class PanelHarness: @unchecked Sendable {
         var frontOfSandbox: ((URL) throws -> URL)?
         /// `--api-ca`.
         var apiCertificateFile: String?
+
+        /// What only the live tier offers: servers besides the sandbox, a front, a certificate,
+        /// the sandbox's access log.
+        var needsTheWire: Bool {
+            api != nil || frontOfSandbox != nil || apiCertificateFile != nil || sandboxObserver != nil || !mediaOrigins.isEmpty
+        }
     }
 
     enum VendorChoice { case demo, unknown, other(Int) }
@@ -54,9 +66,12 @@ final class PanelHarness: @unchecked Sendable {
     static let seller = VendorSeed(name: "seller", identifier: "5b1f6c1e-0000-4000-8000-000000000001", secret: "seller-secret-123")
 
     static func start(_ options: Options = Options()) async throws -> PanelHarness {
+        if !options.live && options.needsTheWire {
+            throw TestClientFailure(description: "another API, a front, --api-ca, a sandbox observer or media origins need Options.live")
+        }
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("panel-test-\(UUID().uuidString)")
         var sandboxConfiguration = SandboxConfiguration(dataDirectory: data)
-        sandboxConfiguration.port = 0
+        sandboxConfiguration.port = options.live ? 0 : SandboxRouterTransport.port
         sandboxConfiguration.dialect = options.dialect
         sandboxConfiguration.seed = options.seed
         sandboxConfiguration.logRequests = false
@@ -64,7 +79,14 @@ final class PanelHarness: @unchecked Sendable {
         // The first configured vendor is the one the panel acts for; the other one owns foreign products.
         if let other = options.otherVendor { sandboxConfiguration.vendors = [Self.seller, other] }
         let sandbox = try Sandbox(configuration: sandboxConfiguration)
-        _ = try sandbox.start()
+        let upstream: any HTTPTransport
+        if options.live {
+            _ = try sandbox.start()
+            upstream = PooledTransport(maxConnectionsPerHost: 8)
+        } else {
+            // The sandbox never listens: its address keeps the configured port.
+            upstream = SandboxRouterTransport(router: sandbox.router, origin: sandbox.baseURL)
+        }
         let demo = sandbox.demoVendor
         let client = ClientConfiguration(baseURL: try options.api ?? options.frontOfSandbox?(sandbox.baseURL) ?? sandbox.baseURL, dialect: options.dialect,
                                          identifier: demo.identifier, secret: demo.secret, timeout: options.timeout)
@@ -86,19 +108,28 @@ final class PanelHarness: @unchecked Sendable {
         configuration.apiCertificateFile = options.apiCertificateFile
         configuration.dataDirectory = options.dataDirectory ?? data
         configuration.fastPasswordHashesForTests = !options.realPasswordHashes
-        let panel = try AdminPanel(configuration: configuration)
-        let port = try panel.start()
-        let harness = PanelHarness(sandbox: sandbox, panel: panel, browser: TestBrowser(port: port), clock: clock,
+        let panel: any RunningPanel
+        let browser: TestBrowser
+        if options.live {
+            let started = try AdminPanel(configuration: configuration)
+            browser = TestBrowser(port: try started.start())
+            panel = started
+        } else {
+            let inProcess = try InProcessPanel(configuration: configuration, transport: upstream)
+            browser = TestBrowser(router: inProcess.router, port: InProcessPanel.port)
+            panel = inProcess
+        }
+        let harness = PanelHarness(sandbox: sandbox, panel: panel, browser: browser, clock: clock,
                                    dataDirectory: data, client: ClientConfiguration(baseURL: sandbox.baseURL, dialect: options.dialect,
                                                                                     identifier: demo.identifier, secret: demo.secret,
                                                                                     timeout: 60),
-                                   demoSecret: demo.secret, demoIdentifier: demo.identifier)
+                                   demoSecret: demo.secret, demoIdentifier: demo.identifier, transport: upstream)
         harness.panelConfiguration = configuration
         return harness
     }
 
-    private init(sandbox: Sandbox?, panel: AdminPanel, browser: TestBrowser, clock: ManualClock, dataDirectory: URL,
-                 client: ClientConfiguration, demoSecret: String, demoIdentifier: String) {
+    private init(sandbox: Sandbox?, panel: any RunningPanel, browser: TestBrowser, clock: ManualClock, dataDirectory: URL,
+                 client: ClientConfiguration, demoSecret: String, demoIdentifier: String, transport: any HTTPTransport) {
         self.sandbox = sandbox
         self.panel = panel
         self.browser = browser
@@ -107,12 +138,25 @@ final class PanelHarness: @unchecked Sendable {
         self.client = client
         self.demoSecret = demoSecret
         self.demoIdentifier = demoIdentifier
+        self.transport = transport
     }
 
-    /// The API directly (not through the panel), to set up or check state. Uses the pooled
-    /// client: URLSession on Linux stalls under many parallel tests.
+    /// The API directly (not through the panel), to set up or check state. Through the panel's
+    /// kind of transport: live the pooled client (URLSession on Linux stalls under many parallel
+    /// tests), in-process the sandbox's router.
     var api: OpenMarketClient { OpenMarketClient(configuration: client, transport: transport) }
-    let transport = PooledTransport(maxConnectionsPerHost: 8)
+    let transport: any HTTPTransport
+
+    /// Another panel on the same configuration, DATA and sandbox, on the harness's tier, with a
+    /// browser of its own; the caller stops it.
+    func anotherPanel() throws -> (any RunningPanel, TestBrowser) {
+        if browser.router == nil {
+            let started = try AdminPanel(configuration: panelConfiguration)
+            return (started, TestBrowser(port: try started.start()))
+        }
+        let inProcess = try InProcessPanel(configuration: panelConfiguration, transport: transport)
+        return (inProcess, TestBrowser(router: inProcess.router, port: InProcessPanel.port))
+    }
 
     func stop() async {
         await panel.shutdown()

@@ -7,7 +7,7 @@ extension PanelHarness {
     static let ownerPassword = "owner-password-1"
 
     /// A browser of its own on this panel (its own cookies).
-    func newBrowser() -> TestBrowser { TestBrowser(port: browser.port) }
+    func newBrowser() -> TestBrowser { browser.fresh() }
 
     /// Uses the printed setup link; `browser` ends up signed in as the owner.
     func setUpOwner(_ name: String = "owner", password: String = PanelHarness.ownerPassword) async throws {
@@ -56,12 +56,11 @@ extension PanelHarness {
                                                      ("next", "/products")])
     }
 
-    /// A second panel on the same DATA and sandbox, as after a restart (the first one is stopped).
-    func restartPanel() async throws -> (AdminPanel, TestBrowser) {
+    /// A second panel on the same DATA and sandbox, as after a restart (the first one is stopped),
+    /// on the harness's tier.
+    func restartPanel() async throws -> (any RunningPanel, TestBrowser) {
         await panel.shutdown()
-        let again = try AdminPanel(configuration: panelConfiguration)
-        let port = try again.start()
-        let moved = TestBrowser(port: port)
+        let (again, moved) = try anotherPanel()
         for (name, value) in browser.cookies { moved.setCookie(name, value) }
         return (again, moved)
     }

@@ -1,12 +1,17 @@
 import Foundation
+import HTTPServer
 import TestSupport
 
 struct TestClientFailure: Error, CustomStringConvertible { var description: String }
 
-/// A small browser for route tests: real HTTP/1.1 through the test kit's `RawHTTPClient` (one
-/// connection per request), no redirect following, and a cookie jar.
+/// A small browser for route tests: no redirect following, and a cookie jar. Live, it speaks
+/// real HTTP/1.1 through the test kit's `RawHTTPClient` (one connection per request); in-process,
+/// it hands the same request to the panel's router.
 final class TestBrowser: @unchecked Sendable {
+    /// The port named in `Host` and `Origin` (and, live, connected to).
     let port: Int
+    /// The in-process tier's door; nil: the socket on `port`.
+    let router: Router?
     private let lock = NSLock()
     private var jar: [String: String] = [:]
     /// Sent as `Origin` on POSTs, like a browser does for same-origin forms.
@@ -18,7 +23,20 @@ final class TestBrowser: @unchecked Sendable {
 
     init(port: Int) {
         self.port = port
+        router = nil
         origin = "http://127.0.0.1:\(port)"
+    }
+
+    /// In-process: requests go to `router` as the listener on `port` would hand them over.
+    init(router: Router, port: Int) {
+        self.port = port
+        self.router = router
+        origin = "http://127.0.0.1:\(port)"
+    }
+
+    /// Another browser on the same panel, with a jar of its own.
+    func fresh() -> TestBrowser {
+        router.map { TestBrowser(router: $0, port: port) } ?? TestBrowser(port: port)
     }
 
     var cookies: [String: String] { lock.withLock { jar } }
@@ -54,20 +72,30 @@ final class TestBrowser: @unchecked Sendable {
     }
 
     func send(_ method: String, _ path: String, headers: [(String, String)], body: Data?) async throws -> RawResponse {
-        var head = "\(method) \(path) HTTP/1.1\r\nHost: \(host ?? "127.0.0.1:\(port)")\r\nConnection: close\r\n"
+        var fields: [(String, String)] = [("Host", host ?? "127.0.0.1:\(port)"), ("Connection", "close")]
         let cookieHeader = cookies.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: "; ")
-        if !cookieHeader.isEmpty { head += "Cookie: \(cookieHeader)\r\n" }
+        if !cookieHeader.isEmpty { fields.append(("Cookie", cookieHeader)) }
         if method == "POST", let origin, !headers.contains(where: { $0.0.lowercased() == "origin" }) {
-            head += "Origin: \(origin)\r\n"
+            fields.append(("Origin", origin))
         }
-        for (name, value) in headers { head += "\(name): \(value)\r\n" }
+        fields += headers
         if let body, !headers.contains(where: { $0.0.lowercased() == "content-length" }) {
-            head += "Content-Length: \(body.count)\r\n"
+            fields.append(("Content-Length", "\(body.count)"))
         }
-        head += "\r\n"
-        var request = Data(head.utf8)
-        if let body { request.append(body) }
-        let response = try await RawHTTPClient.exchange(port: port, bytes: Array(request), timeoutSeconds: timeout)
+        let response: RawResponse
+        if let router {
+            let request = try HTTPRequest(method: method, target: path, headers: HTTPHeaders(fields), body: RequestBody(body ?? Data()),
+                                          remoteAddress: RouterExchange.remoteAddress)
+            let answer = try await RouterExchange.send(request, to: router, timeoutSeconds: Double(timeout))
+            response = RawResponse(status: answer.status, headers: answer.headers, body: answer.body)
+        } else {
+            var head = "\(method) \(path) HTTP/1.1\r\n"
+            for (name, value) in fields { head += "\(name): \(value)\r\n" }
+            head += "\r\n"
+            var request = Data(head.utf8)
+            if let body { request.append(body) }
+            response = try await RawHTTPClient.exchange(port: port, bytes: Array(request), timeoutSeconds: timeout)
+        }
         for value in response.headers("Set-Cookie") {
             let pair = value.split(separator: ";")[0].split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard pair.count == 2 else { continue }

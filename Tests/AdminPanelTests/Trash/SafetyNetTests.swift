@@ -169,10 +169,8 @@ import OpenMarketSandbox
         #expect(trash.text.contains("Deleted by local"))
 
         // A restart on the same DATA (a new panel; the old one stops without its shutdown chores).
-        let second = try AdminPanel(configuration: harness.panelConfiguration)
-        let port = try second.start()
+        let (second, browser) = try harness.anotherPanel()
         Teardown.add { await second.shutdown() }
-        let browser = TestBrowser(port: port)
         let page = try await browser.get("/trash")
         #expect(page.text.contains("data-trash-item=\"\(product.id)\""))
         let token = try #require(page.inputValue("csrf_token"))

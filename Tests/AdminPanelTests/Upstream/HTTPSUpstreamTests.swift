@@ -17,7 +17,7 @@ import Glibc
                       timeout: TimeInterval = 60) async throws -> (PanelHarness, StubAPI) {
         let certificate = try certificate ?? SelfSignedTestCertificate.make()
         let front = FrontBox()
-        let harness = try await PanelHarness.start(.init(timeout: timeout, frontOfSandbox: { sandbox in
+        let harness = try await PanelHarness.start(.init(live: true, timeout: timeout, frontOfSandbox: { sandbox in
             let upstream = try StubAPI.proxying(to: sandbox, certificate: certificate)
             front.upstream = upstream
             return upstream.url
@@ -93,7 +93,7 @@ import Glibc
             await other.stop()
             certificate.remove()
         }
-        let harness = try await PanelHarness.start(.init(api: redirecting.url, timeout: 20, mediaOrigins: [redirecting.url],
+        let harness = try await PanelHarness.start(.init(live: true, api: redirecting.url, timeout: 20, mediaOrigins: [redirecting.url],
                                                          apiCertificateFile: certificate.certificateFile))
         Teardown.add { await harness.stop() }
         for code in [301, 302, 303, 307, 308] {
@@ -172,7 +172,7 @@ import Glibc
             certificate.remove()
         }
         let timeout: TimeInterval = 20
-        let harness = try await PanelHarness.start(.init(api: huge.url, timeout: timeout, apiCertificateFile: certificate.certificateFile))
+        let harness = try await PanelHarness.start(.init(live: true, api: huge.url, timeout: timeout, apiCertificateFile: certificate.certificateFile))
         Teardown.add { await harness.stop() }
         for (mode, query) in ["streamed", "declared"].enumerated() {
             declared.value = mode

@@ -37,7 +37,7 @@ import Workbook
     @Test(arguments: [Dialect.v2a, .v2b, .v1])
     func everyPageSurvivesEveryOddValue(dialect: Dialect) async throws {
         let api = try HostileAPI(dialect: dialect)
-        let harness = try await PanelHarness.start(.init(dialect: dialect, vendorID: .other(HostileAPI.vendorID), api: api.url,
+        let harness = try await PanelHarness.start(.init(live: true, dialect: dialect, vendorID: .other(HostileAPI.vendorID), api: api.url,
                                                          timeout: Self.timeout))
         Teardown.add { await harness.stop(); await api.stop() }
         let browser = harness.browser

@@ -7,7 +7,7 @@ import OpenMarketCore
 
 @Suite(.awaitsTeardown) struct FailureRouteTests {
     @Test func apiDownGivesA502PageWithRetryAndTheFormKeepsInput() async throws {
-        let harness = try await PanelHarness.start(.init(api: try StubAPI.closedPort(), timeout: 5))
+        let harness = try await PanelHarness.start(.init(live: true, api: try StubAPI.closedPort(), timeout: 5))
         Teardown.add { await harness.stop() }
         let list = try await harness.browser.get("/products?page=2&q=cup")
         #expect(list.status == 502)
@@ -35,7 +35,7 @@ import OpenMarketCore
         let garbage = try StubAPI { _ in .json(Data("{\"page_no\": \"nonsense".utf8)) }
         Teardown.add { await failing.stop(); await garbage.stop() }
         for stub in [failing, garbage] {
-            let harness = try await PanelHarness.start(.init(api: stub.url))
+            let harness = try await PanelHarness.start(.init(live: true, api: stub.url))
             Teardown.add { await harness.stop() }
             let list = try await harness.browser.get("/products")
             #expect(list.status == 502)
@@ -51,7 +51,7 @@ import OpenMarketCore
             return .text("late")
         }
         Teardown.add { await slow.stop() }
-        let harness = try await PanelHarness.start(.init(api: slow.url, timeout: 0.5))
+        let harness = try await PanelHarness.start(.init(live: true, api: slow.url, timeout: 0.5))
         Teardown.add { await harness.stop() }
         let list = try await harness.browser.get("/products")
         #expect(list.status == 504)
@@ -74,7 +74,7 @@ import OpenMarketCore
                                                                files: [.init(filename: "a.png", data: TestImages.png())])
         #expect(multipart.status == 403)
         // Another browser's valid token does not work with this browser's session.
-        let other = TestBrowser(port: harness.browser.port)
+        let other = harness.newBrowser()
         let page = try await other.get("/products/new")
         let foreignToken = try #require(page.inputValue("csrf_token"))
         let crossed = try await harness.browser.post("/products/\(product.id)/delete",
@@ -101,7 +101,7 @@ import OpenMarketCore
     }
 
     @Test func oversizedUploadGetsThe413Page() async throws {
-        let harness = try await PanelHarness.start(.init(uploadLimit: 1 << 20))
+        let harness = try await PanelHarness.start(.init(live: true, uploadLimit: 1 << 20))
         Teardown.add { await harness.stop() }
         let token = try await harness.csrfToken(from: "/products/new")
         let response = try await harness.browser.postMultipart("/products", fields: RegisterRouteTests.fields(token),
@@ -182,7 +182,7 @@ import OpenMarketCore
             return response
         }
         Teardown.add { await images.stop() }
-        let harness = try await PanelHarness.start(.init(mediaOrigins: [images.url]))
+        let harness = try await PanelHarness.start(.init(live: true, mediaOrigins: [images.url]))
         Teardown.add { await harness.stop() }
         let image = try await harness.browser.get("/media/_o1/bucket/a.png")
         #expect(image.status == 200)
