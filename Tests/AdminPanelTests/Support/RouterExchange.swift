@@ -16,7 +16,7 @@ enum RouterExchange {
 
     /// Answers `request` through `router`; fails after `timeoutSeconds` (a hung handler must fail
     /// the test, not hang it). A pushed stream (`/events`) needs a socket: it fails here.
-    static func send(_ request: HTTPRequest, to router: Router, timeoutSeconds: Double) async throws -> Answer {
+    static func send<Context>(_ request: HTTPRequest, to router: Router<Context>, timeoutSeconds: Double) async throws -> Answer {
         let isHead = request.method == "HEAD"
         return try await withDeadline(seconds: timeoutSeconds, what: "\(request.method) \(request.target)") {
             let response = await router.respond(to: request)

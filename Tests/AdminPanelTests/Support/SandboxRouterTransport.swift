@@ -9,7 +9,7 @@ import OpenMarketCore
 /// it does behind its listener; no socket is opened. Any other origin is unreachable: a test that
 /// needs another server (photos, media, a hostile API) belongs to the live tier.
 struct SandboxRouterTransport: HTTPTransport {
-    let router: Router
+    let router: Router<BasicRequestContext>
     /// The sandbox's address: it never listens, and is configured with `port`.
     let origin: URL
 

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import TestSupport
+@testable import AdminPanel
 
 struct TestClientFailure: Error, CustomStringConvertible { var description: String }
 
@@ -11,7 +12,7 @@ final class TestBrowser: @unchecked Sendable {
     /// The port named in `Host` and `Origin` (and, live, connected to).
     let port: Int
     /// The in-process tier's door; nil: the socket on `port`.
-    let router: Router?
+    let router: Router<PanelContext>?
     private let lock = NSLock()
     private var jar: [String: String] = [:]
     /// Sent as `Origin` on POSTs, like a browser does for same-origin forms.
@@ -28,7 +29,7 @@ final class TestBrowser: @unchecked Sendable {
     }
 
     /// In-process: requests go to `router` as the listener on `port` would hand them over.
-    init(router: Router, port: Int) {
+    init(router: Router<PanelContext>, port: Int) {
         self.port = port
         self.router = router
         origin = "http://127.0.0.1:\(port)"
