@@ -13,41 +13,41 @@ public struct ViewField<View: TemplateView>: Sendable {
     }
 
     /// Escaped text.
-    public static func text(_ name: String, _ get: @escaping @Sendable (View) -> String) -> ViewField {
+    public static func text(_ name: String, _ get: @escaping @Sendable (ViewRef<View>) -> String) -> ViewField {
         ViewField(name: name, access: .scalar(ScalarAccess(
             write: { view, out in out.appendEscaped(get(view)) }, isTruthy: { !get($0).isEmpty })))
     }
 
     /// Escaped text, or nothing (and falsy) when nil.
-    public static func optionalText(_ name: String, _ get: @escaping @Sendable (View) -> String?) -> ViewField {
+    public static func optionalText(_ name: String, _ get: @escaping @Sendable (ViewRef<View>) -> String?) -> ViewField {
         ViewField(name: name, access: .scalar(ScalarAccess(
             write: { view, out in if let text = get(view) { out.appendEscaped(text) } },
             isTruthy: { get($0).map { !$0.isEmpty } ?? false })))
     }
 
     /// Markup built by our own code and already safe: the only kind written unescaped.
-    public static func trustedHTML(_ name: String, _ get: @escaping @Sendable (View) -> String) -> ViewField {
+    public static func trustedHTML(_ name: String, _ get: @escaping @Sendable (ViewRef<View>) -> String) -> ViewField {
         ViewField(name: name, access: .scalar(ScalarAccess(
             write: { view, out in out.appendRaw(get(view)) }, isTruthy: { _ in true })))
     }
 
-    public static func int(_ name: String, _ get: @escaping @Sendable (View) -> Int) -> ViewField {
+    public static func int(_ name: String, _ get: @escaping @Sendable (ViewRef<View>) -> Int) -> ViewField {
         ViewField(name: name, access: .scalar(ScalarAccess(
             write: { view, out in out.appendInt(get(view)) }, isTruthy: { _ in true })))
     }
 
     /// A condition for sections; written as a variable it shows `true` or nothing, as before.
-    public static func flag(_ name: String, _ get: @escaping @Sendable (View) -> Bool) -> ViewField {
+    public static func flag(_ name: String, _ get: @escaping @Sendable (ViewRef<View>) -> Bool) -> ViewField {
         ViewField(name: name, access: .scalar(ScalarAccess(
             write: { view, out in if get(view) { out.append(ScalarAccess<View>.trueText) } }, isTruthy: get)))
     }
 
     /// `{{#name}}…{{/name}}` renders once per child view, in the child's scope.
-    public static func list<Child: TemplateView>(_ name: String, _ get: @escaping @Sendable (View) -> [Child]) -> ViewField {
+    public static func list<Child: TemplateView>(_ name: String, _ get: @escaping @Sendable (ViewRef<View>) -> [Child]) -> ViewField {
         ViewField(name: name, access: .views(ViewsAccess(childType: Child.self, isTruthy: { !get($0).isEmpty }) { compiler, nodes, context throws(TemplateError) in
             let block = try compiler.block(nodes, as: Child.self, context)
             return { view, state throws(TemplateError) in
-                let items = get(view.assumingMemoryBound(to: View.self).pointee)
+                let items = get(ViewRef(view))
                 // Through the array's storage: each row is read where it lies, not copied out
                 // (unspecialised generic code would copy it, retaining every field).
                 try items.withUnsafeBufferPointer { (rows) throws(TemplateError) in
@@ -59,21 +59,21 @@ public struct ViewField<View: TemplateView>: Sendable {
     }
 
     /// `{{#name}}…{{/name}}` renders in the child's scope when there is one.
-    public static func optionalView<Child: TemplateView>(_ name: String, _ get: @escaping @Sendable (View) -> Child?) -> ViewField {
+    public static func optionalView<Child: TemplateView>(_ name: String, _ get: @escaping @Sendable (ViewRef<View>) -> Child?) -> ViewField {
         ViewField(name: name, access: .views(ViewsAccess(childType: Child.self, isTruthy: { get($0) != nil }) { compiler, nodes, context throws(TemplateError) in
             let block = try compiler.block(nodes, as: Child.self, context)
             return { view, state throws(TemplateError) in
-                if let child = get(view.assumingMemoryBound(to: View.self).pointee) { try block.run(child, &state) }
+                if let child = get(ViewRef(view)) { try block.run(child, &state) }
             }
         }))
     }
 
     /// `{{#name}}…{{/name}}` always renders, in the child's scope.
-    public static func view<Child: TemplateView>(_ name: String, _ get: @escaping @Sendable (View) -> Child) -> ViewField {
+    public static func view<Child: TemplateView>(_ name: String, _ get: @escaping @Sendable (ViewRef<View>) -> Child) -> ViewField {
         ViewField(name: name, access: .views(ViewsAccess(childType: Child.self, isTruthy: { _ in true }) { compiler, nodes, context throws(TemplateError) in
             let block = try compiler.block(nodes, as: Child.self, context)
             return { view, state throws(TemplateError) in
-                try block.run(get(view.assumingMemoryBound(to: View.self).pointee), &state)
+                try block.run(get(ViewRef(view)), &state)
             }
         }))
     }
@@ -99,12 +99,12 @@ public struct ViewField<View: TemplateView>: Sendable {
             let write = scalar.write, isTruthy = scalar.isTruthy
             return BoundField(name: name, kindName: kindName,
                               write: { view, state throws(TemplateError) in
-                                  write(view.assumingMemoryBound(to: View.self).pointee, &state.out)
+                                  write(ViewRef(view), &state.out)
                               },
-                              isTruthy: { view, _ in isTruthy(view.assumingMemoryBound(to: View.self).pointee) }, section: nil)
+                              isTruthy: { view, _ in isTruthy(ViewRef(view)) }, section: nil)
         case .views(let views):
             return BoundField(name: name, kindName: kindName, write: nil,
-                              isTruthy: { view, _ in views.isTruthy(view.assumingMemoryBound(to: View.self).pointee) },
+                              isTruthy: { view, _ in views.isTruthy(ViewRef(view)) },
                               section: views.compile)
         case .body:
             return BoundField(name: name, kindName: kindName, write: { _, state throws(TemplateError) in try state.renderBody() },
@@ -123,18 +123,21 @@ extension ViewField: OuterField {
     func bound<Inner: TemplateView>(fromSlot level: Int, for _: Inner.Type) -> BoundField<Inner> {
         // Rare (a row reading its page's field): the cast and copy happen only on this path.
         @Sendable func owner(_ state: borrowing RenderState) -> View? { state.slots[level] as? View }
-        // The copy taken from the slot lives in this closure; the pointer to it only during `run`.
+        // The copy taken from the slot lives in this closure; the pointer to it only during the call.
+        @Sendable func lent<Result>(_ view: View, _ body: (ViewRef<View>) -> Result) -> Result {
+            withUnsafePointer(to: view) { body(ViewRef(UnsafeRawPointer($0))) }
+        }
         switch access {
         case .scalar(let scalar):
             let write = scalar.write, isTruthy = scalar.isTruthy
             return BoundField(name: name, kindName: kindName,
                               write: { _, state throws(TemplateError) in
-                                  if let view = owner(state) { write(view, &state.out) }
+                                  if let view = owner(state) { lent(view) { write($0, &state.out) } }
                               },
-                              isTruthy: { _, state in owner(state).map(isTruthy) ?? false }, section: nil)
+                              isTruthy: { _, state in owner(state).map { lent($0, isTruthy) } ?? false }, section: nil)
         case .views(let views):
             return BoundField(name: name, kindName: kindName, write: nil,
-                              isTruthy: { _, state in owner(state).map(views.isTruthy) ?? false },
+                              isTruthy: { _, state in owner(state).map { lent($0, views.isTruthy) } ?? false },
                               section: { compiler, nodes, context throws(TemplateError) in
                                   let run = try views.compile(&compiler, nodes, context)
                                   return { _, state throws(TemplateError) in
@@ -153,8 +156,8 @@ extension ViewField: OuterField {
 
 struct ScalarAccess<View>: Sendable {
     static var trueText: [UInt8] { [UInt8(ascii: "t"), UInt8(ascii: "r"), UInt8(ascii: "u"), UInt8(ascii: "e")] }
-    let write: @Sendable (View, inout HTMLBuffer) -> Void
-    let isTruthy: @Sendable (View) -> Bool
+    let write: @Sendable (ViewRef<View>, inout HTMLBuffer) -> Void
+    let isTruthy: @Sendable (ViewRef<View>) -> Bool
 }
 
 struct ViewsAccess<View>: Sendable {
@@ -162,7 +165,7 @@ struct ViewsAccess<View>: Sendable {
     /// view that owns this field through its pointer argument.
     typealias Compile = @Sendable (inout TemplateCompiler, [TemplateNode], CompileContext) throws(TemplateError) -> StepFunction
     let childType: any TemplateView.Type
-    let isTruthy: @Sendable (View) -> Bool
+    let isTruthy: @Sendable (ViewRef<View>) -> Bool
     let compile: Compile
 }
 

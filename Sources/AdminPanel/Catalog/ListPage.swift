@@ -182,9 +182,11 @@ extension CatalogController {
         // URL, else to the same view spelled canonically.
         let here = BackLink.validated(target) ?? query.url()
         var view = ProductListView(view: query.view)
+        // As `BackLink.link` would write it for each row ("/products/ID" has no query yet).
+        let backQuery = BackLink.parameter(here).map { "?" + $0 } ?? ""
         view.products = products.map { row in
             var row = row
-            row.href = BackLink.link("/products/\(row.id)", back: here)
+            row.href = "/products/\(row.id)" + backQuery
             return row
         }
         view.listURL = query.url(view: .list)

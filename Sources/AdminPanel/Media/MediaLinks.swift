@@ -55,17 +55,86 @@ struct MediaLinks: Sendable {
 
     /// `/media/<path>` for an image on an allowed origin, nil for anything else.
     func panelPath(for imageURL: String) -> String? {
-        // Byte-wise: String.hasPrefix compares by Unicode equivalence, far slower than needed here.
-        // Only a path of plain RFC 3986 path characters (no query, fragment or stray `%`) is taken
-        // without parsing: `URLComponents` keeps such a path as it is, so the result is the same.
-        let bytes = imageURL.utf8
-        if bytes.starts(with: originPrefix.utf8) {
-            let path = bytes.dropFirst(originPrefix.utf8.count)
-            if !path.isEmpty, Self.isPlainPath(path), let text = String(path) {
-                return "/media/" + text
-            }
+        var imageURL = imageURL
+        switch imageURL.withUTF8({ plainAnswer(for: $0) }) {
+        case .path(let path): return path
+        case .parse: return parsedPanelPath(for: imageURL)
         }
-        return parsedPanelPath(for: imageURL)
+    }
+
+    /// What the full parse would answer, when the address is plain enough to know it without one.
+    private enum PlainAnswer {
+        case path(String?)
+        /// Not plain: only the full parse can tell.
+        case parse
+    }
+
+    /// Byte-wise on the address's UTF-8: `String.hasPrefix` and `contains` compare by Unicode
+    /// equivalence, and `URLComponents` costs thousands of instructions, for 20 images per page.
+    /// Only a path of plain RFC 3986 path characters (no query, fragment or stray `%`) is taken
+    /// without parsing: `URLComponents` keeps such a path as it is, so the result is the same.
+    private func plainAnswer(for url: UnsafeBufferPointer<UInt8>) -> PlainAnswer {
+        let prefixLength = originPrefix.utf8.count
+        if url.count > prefixLength, originPrefix.utf8.elementsEqual(url[..<prefixLength]) {
+            let path = url[prefixLength...]
+            if Self.isPlainPath(path) { return .path("/media/" + String(decoding: UnsafeBufferPointer(rebasing: path), as: UTF8.self)) }
+        }
+        guard let plain = PlainAbsoluteURL(url) else { return .parse }
+        return .path(panelPath(for: plain))
+    }
+
+    /// What the full parse gives for a plain address: its path under the origin it names, or
+    /// nil for an origin not allowed (most images of other stores: no parse just to refuse them).
+    private func panelPath(for url: PlainAbsoluteURL) -> String? {
+        guard url.path.count > 1 else { return nil }
+        let host = url.host == "localhost" ? "127.0.0.1" : url.host
+        let port = url.port ?? (url.scheme == "https" ? 443 : 80)
+        func named(_ origin: Origin) -> Bool { origin.scheme == url.scheme && origin.host == host && origin.port == port }
+        if named(api) { return "/media" + url.path }
+        if let index = extra.firstIndex(where: named) { return "/media/_o\(index + 1)" + url.path }
+        return nil
+    }
+
+    /// `http(s)://host[:port]/path` in the plainest spelling: a lowercase name or IPv4 host, a
+    /// port without leading zeros, a path of plain path characters. `URLComponents` takes each
+    /// part of such an address as it is written, so reading it by hand gives the same answer.
+    private struct PlainAbsoluteURL {
+        let scheme: String
+        let host: String
+        let port: Int?
+        let path: String
+
+        init?(_ url: UnsafeBufferPointer<UInt8>) {
+            if "https://".utf8.elementsEqual(url.prefix(8)) {
+                scheme = "https"
+            } else if "http://".utf8.elementsEqual(url.prefix(7)) {
+                scheme = "http"
+            } else {
+                return nil
+            }
+            let hostStart = scheme.utf8.count + 3
+            var index = hostStart
+            while index < url.count, MediaLinks.isHostCharacter(url[index]) { index += 1 }
+            guard index > hostStart, index < url.count else { return nil }
+            host = String(decoding: UnsafeBufferPointer(rebasing: url[hostStart..<index]), as: UTF8.self)
+            if url[index] == UInt8(ascii: ":") {
+                index += 1
+                let digitsStart = index
+                var number = 0
+                while index < url.count, index - digitsStart < 5, (0x30...0x39).contains(url[index]) {
+                    number = number * 10 + Int(url[index] - 0x30)
+                    index += 1
+                }
+                // More than five digits leave a digit where the path's `/` must be.
+                guard index > digitsStart, url[digitsStart] != UInt8(ascii: "0"), number <= 65_535 else { return nil }
+                port = number
+            } else {
+                port = nil
+            }
+            let pathBytes = url[index...]
+            guard pathBytes.first == UInt8(ascii: "/"), MediaLinks.isPlainPath(pathBytes) else { return nil }
+            path = String(decoding: UnsafeBufferPointer(rebasing: pathBytes), as: UTF8.self)
+        }
     }
 
     /// The full parse, for any other shape of address (other origins, queries, odd characters).
@@ -79,22 +148,29 @@ struct MediaLinks: Sendable {
     }
 
     /// Unreserved, sub-delims, `:`, `@`, `/` and `%` followed by two hex digits.
-    private static func isPlainPath(_ path: Substring.UTF8View) -> Bool {
+    private static func isPlainPath(_ path: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
         var index = path.startIndex
         while index != path.endIndex {
             let byte = path[index]
             if byte == UInt8(ascii: "%") {
-                let first = path.index(after: index)
-                guard first != path.endIndex, isHexDigit(path[first]) else { return false }
-                let second = path.index(after: first)
-                guard second != path.endIndex, isHexDigit(path[second]) else { return false }
-                index = path.index(after: second)
+                guard index + 2 < path.endIndex, isHexDigit(path[index + 1]), isHexDigit(path[index + 2]) else { return false }
+                index += 3
                 continue
             }
             guard isPathCharacter(byte) else { return false }
-            index = path.index(after: index)
+            index += 1
         }
         return true
+    }
+
+    /// A lowercase host name or IPv4 address (the spellings `URLComponents` keeps as they are).
+    private static func isHostCharacter(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "-"):
+            true
+        default:
+            false
+        }
     }
 
     private static func isHexDigit(_ byte: UInt8) -> Bool {

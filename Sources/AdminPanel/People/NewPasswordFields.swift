@@ -8,7 +8,7 @@ struct NewPasswordFields: Sendable {
     var passwordError: MessageView?
     var confirmationError: MessageView?
 
-    static func fields<View: TemplateView>(_ get: @escaping @Sendable (View) -> NewPasswordFields) -> [ViewField<View>] {
+    static func fields<View: TemplateView>(_ get: @escaping @Sendable (ViewRef<View>) -> NewPasswordFields) -> [ViewField<View>] {
         [
             .text("new_password_label") { get($0).label },
             .optionalView("password_error") { get($0).passwordError },

@@ -26,7 +26,13 @@ enum BackLink {
 
     /// `path` with `back=` added when there is a place to return to.
     static func link(_ path: String, back: String?) -> String {
-        guard let back = validated(back) else { return path }
-        return path + (path.contains("?") ? "&" : "?") + "back=" + CatalogQuery.encode(back)
+        guard let parameter = parameter(back) else { return path }
+        return path + (path.contains("?") ? "&" : "?") + parameter
+    }
+
+    /// `back=…` for links to `back`, nil when there is no place to return to. A page with many
+    /// links to the same place (a row per product) encodes it once.
+    static func parameter(_ back: String?) -> String? {
+        validated(back).map { "back=" + CatalogQuery.encode($0) }
     }
 }

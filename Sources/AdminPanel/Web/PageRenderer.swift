@@ -61,14 +61,14 @@ struct PageRenderer: Sendable {
         let access = PageAccess(canWrite: context.role.canWrite, isOwner: context.role.canManagePeople)
         var view = view
         view.access = access
+        let separator = context.languageSwitchTarget.contains("?") ? "&" : "?"
         let frame = FrameView(
             language: catalog.language.rawValue,
             escapedScriptStrings: pages.escapedScriptStrings,
             languages: Language.allCases.map { language in
-                let separator = context.languageSwitchTarget.contains("?") ? "&" : "?"
-                return LanguageLinkView(code: language.rawValue, label: context.localizer("language_name_\(language.rawValue)"),
-                                        url: context.languageSwitchTarget + separator + "lang=" + language.rawValue,
-                                        current: language == catalog.language)
+                LanguageLinkView(code: language.rawValue, label: context.localizer("language_name_\(language.rawValue)"),
+                                 url: context.languageSwitchTarget + separator + "lang=" + language.rawValue,
+                                 current: language == catalog.language)
             },
             title: title,
             flash: context.flash.map(MessageView.init),
