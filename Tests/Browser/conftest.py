@@ -19,6 +19,8 @@ import pytest
 import requests
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.support.expected_conditions import staleness_of
+from selenium.webdriver.support.ui import WebDriverWait
 
 IDENTIFIER = "b6a1c0de-5e11-4e7a-9c0f-browser00001"
 SECRET = "browser-test-password"
@@ -163,6 +165,14 @@ def browser_without_js():
     driver = make_browser(javascript=False)
     yield driver
     driver.quit()
+
+
+def click_to_navigate(driver, element, seconds=30):
+    """Clicks a link or button that leads to another page and waits until the page it was on is gone:
+    a wait for what the next page shows could otherwise be met by the page before it (the product
+    list has its bulk form before and after a refresh), and its elements then go stale under use."""
+    element.click()
+    WebDriverWait(driver, seconds).until(staleness_of(element))
 
 
 def png(width, height, seed=0, noisy=False):

@@ -4,7 +4,7 @@ import re
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-from conftest import SECRET
+from conftest import SECRET, click_to_navigate
 
 
 def wait(driver, seconds=30):
@@ -18,7 +18,7 @@ def outcomes(driver):
 
 def open_fresh_list(driver, url):
     driver.get(url + "/products?sort=oldest&per_page=100")
-    driver.find_element(By.CSS_SELECTOR, "[data-refresh]").click()
+    click_to_navigate(driver, driver.find_element(By.CSS_SELECTOR, "[data-refresh]"))
     wait(driver).until(lambda d: "/refresh" not in d.current_url and d.find_elements(By.CSS_SELECTOR, "form[data-bulk]"))
 
 

@@ -6,7 +6,7 @@ from urllib.parse import urlsplit
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-from conftest import SECRET
+from conftest import SECRET, click_to_navigate
 
 
 def wait(driver, seconds=20):
@@ -88,7 +88,7 @@ def test_pagination_offers_neighbours_and_both_ends(panel, browser):
         panel.register(f"Paged product {n:02d}", price=1000 + n, stock=1)
     browser.get(panel.url + "/products?sort=oldest&page=2")
     # Registered elsewhere a moment ago: the refresh button brings the copy up to date now.
-    browser.find_element(By.CSS_SELECTOR, "[data-refresh]").click()
+    click_to_navigate(browser, browser.find_element(By.CSS_SELECTOR, "[data-refresh]"))
     wait(browser).until(lambda d: "/refresh" not in d.current_url and d.find_elements(By.CSS_SELECTOR, ".pagination"))
     assert "page=2" in browser.current_url
     numbers = [a.text for a in browser.find_elements(By.CSS_SELECTOR, ".pagination a:not([rel])")]
@@ -117,7 +117,7 @@ def test_filters_and_notice_work_without_javascript(panel, browser_without_js):
     driver = browser_without_js
     sold = panel.register("No-JS sold out", price=2000, stock=0)
     choose_sold_out_cheapest_first(driver, panel.url)
-    driver.find_element(By.CSS_SELECTOR, "[data-refresh]").click()
+    click_to_navigate(driver, driver.find_element(By.CSS_SELECTOR, "[data-refresh]"))
     wait(driver).until(lambda d: "stock=sold-out" in d.current_url and "/refresh" not in d.current_url)
     assert sold["id"] in shown_ids(driver)
     added = panel.register("No-JS newcomer")

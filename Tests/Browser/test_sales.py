@@ -9,7 +9,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-from conftest import Panel
+from conftest import Panel, click_to_navigate
 
 SEOUL = datetime.timezone(datetime.timedelta(hours=9))
 
@@ -76,7 +76,7 @@ def test_a_bad_sale_keeps_the_values_and_names_the_field(seoul_panel, browser):
 def test_the_bulk_action_schedules_the_ticked_products(seoul_panel, browser):
     made = [seoul_panel.register(f"Browser bulk sale {n}", price=30000) for n in range(2)]
     browser.get(seoul_panel.url + "/products?sort=oldest&per_page=100")
-    browser.find_element(By.CSS_SELECTOR, "[data-refresh]").click()
+    click_to_navigate(browser, browser.find_element(By.CSS_SELECTOR, "[data-refresh]"))
     WebDriverWait(browser, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "form[data-bulk]"))
     for product in made:
         browser.find_element(By.CSS_SELECTOR, f'input[name="ids"][value="{product["id"]}"]').click()
@@ -99,7 +99,7 @@ def test_a_bulk_booking_is_one_run_whose_sales_are_cancelled_together(seoul_pane
     browser = korean_browser
     made = [seoul_panel.register(f"Browser run sale {n}", price=30000) for n in range(3)]
     browser.get(seoul_panel.url + "/products?sort=oldest&per_page=100")
-    browser.find_element(By.CSS_SELECTOR, "[data-refresh]").click()
+    click_to_navigate(browser, browser.find_element(By.CSS_SELECTOR, "[data-refresh]"))
     WebDriverWait(browser, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "form[data-bulk]"))
     for product in made:
         browser.find_element(By.CSS_SELECTOR, f'input[name="ids"][value="{product["id"]}"]').click()
