@@ -19,7 +19,7 @@ import pytest
 import requests
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
-from selenium.webdriver.support.expected_conditions import staleness_of
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.support.ui import WebDriverWait
 
 IDENTIFIER = "b6a1c0de-5e11-4e7a-9c0f-browser00001"
@@ -172,7 +172,21 @@ def click_to_navigate(driver, element, seconds=30):
     a wait for what the next page shows could otherwise be met by the page before it (the product
     list has its bulk form before and after a refresh), and its elements then go stale under use."""
     element.click()
-    WebDriverWait(driver, seconds).until(staleness_of(element))
+    WebDriverWait(driver, seconds).until(lambda _: is_gone(element))
+
+
+def is_gone(element):
+    """True once `element`'s document has been replaced. Chromedriver reports that as a stale
+    element, or, when it asks in the middle of the swap, as a node that "does not belong to the
+    document" (which selenium's `staleness_of` lets through as an error); any other answer means
+    the old page may still be there."""
+    try:
+        element.is_enabled()
+        return False
+    except StaleElementReferenceException:
+        return True
+    except WebDriverException as error:
+        return "does not belong to the document" in str(error)
 
 
 def png(width, height, seed=0, noisy=False):
