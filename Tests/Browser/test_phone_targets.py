@@ -225,3 +225,25 @@ def test_the_menu_works_without_javascript(shop):
         wait(plain).until(lambda d: d.current_url.split("?")[0].endswith("/activity"))
     finally:
         plain.quit()
+
+
+def test_the_header_shows_the_whole_name_in_english_too(shop):
+    """"OpenMarket Admin", "Register product" and "☰ Menu" are wider than a phone: the name wraps
+    onto two lines instead of being cut, and the menu button keeps its name for a screen reader."""
+    panel, driver, _, _ = shop
+    try:
+        go(driver, panel, "/products?lang=en")
+        brand = driver.find_element(By.CSS_SELECTOR, ".site-header .brand")
+        register = driver.find_element(By.CSS_SELECTOR, ".site-header a.nav-register-quick")
+        toggle = driver.find_element(By.CSS_SELECTOR, "[data-nav-menu] > summary")
+        assert brand.text.replace("\n", " ").endswith("OpenMarket Admin"), brand.text
+        widths = driver.execute_script("return [arguments[0].scrollWidth, arguments[0].clientWidth]", brand)
+        assert widths[0] <= widths[1], (widths, brand.rect, register.rect, toggle.rect)
+        assert brand.rect["x"] + brand.rect["width"] <= register.rect["x"]
+        assert register.rect["x"] + register.rect["width"] <= toggle.rect["x"]
+        assert toggle.rect["x"] + toggle.rect["width"] <= 390
+        assert "Menu" in toggle.get_attribute("textContent")
+        assert toggle.rect["width"] >= 43.5 and toggle.rect["height"] >= 43.5
+        assert driver.find_element(By.CSS_SELECTOR, ".site-header").rect["height"] <= 70
+    finally:
+        go(driver, panel, "/products?lang=ko")

@@ -82,7 +82,8 @@ final class PanelApp: Sendable {
                                   interval: configuration.catalogSyncInterval, now: configuration.now, feed: feed)
         let trashKeeper = TrashKeeper(configuration: configuration, client: client, media: media, mediaCache: mediaCache,
                                       transport: transport, trash: stores.trash, safetyFiles: stores.safetyFiles)
-        let catalogService = CatalogService(sync: catalog, database: stores.catalog, now: configuration.now)
+        let catalogService = CatalogService(sync: catalog, database: stores.catalog,
+                                            maxAge: configuration.catalogMaxAge, now: configuration.now)
         let writer = ProductWriter(client: client, catalog: catalogService, activity: stores.activity,
                                    vendor: vendor, keeper: trashKeeper.keepThenDelete,
                                    mediaEviction: MediaEviction(media: media, mediaCache: mediaCache), dialect: dialect)

@@ -48,7 +48,7 @@ extension BulkController {
             }
         }
 
-        await upstream.catalogService.ensureFresh(maxAge: pages.configuration.catalogMaxAge)
+        await upstream.catalogService.ensureFresh()
         let (allowed, refused) = BulkSelection.partition(ids, in: upstream.catalogService.copy.snapshot(), ownVendorID: await upstream.vendor.id)
         let requester = ProductWriter.Requester(context, request)
         let runner = BulkRunner(writer: upstream.writer, concurrency: pages.configuration.bulkConcurrency, gauge: bulkGauge, requester: requester)

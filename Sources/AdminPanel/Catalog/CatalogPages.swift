@@ -38,7 +38,7 @@ extension CatalogController {
 
     /// Every product of the view, from a fresh copy (an error page when the API cannot give one).
     func exportedProducts(_ query: CatalogQuery, retryURL: String) async throws -> (CatalogSnapshot, [Int32]) {
-        await upstream.catalogService.ensureFresh(maxAge: pages.configuration.catalogMaxAge)
+        await upstream.catalogService.ensureFresh()
         let status = await upstream.catalogService.status
         guard status.syncedAt != nil else {
             if let error = status.error { throw PageFailure(error, retryURL: retryURL) }

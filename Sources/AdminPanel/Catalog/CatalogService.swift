@@ -8,6 +8,8 @@ import OpenMarketCore
 struct CatalogService: Sendable {
     let sync: CatalogSync
     let database: CatalogDatabase
+    /// How old the copy may be when a page that reads it opens (`--catalog-max-age`).
+    let maxAge: TimeInterval
     let now: @Sendable () -> Date
 
     /// The products as the panel knows them: sorted, filtered and searched views.
@@ -15,7 +17,7 @@ struct CatalogService: Sendable {
     var status: CatalogSync.Status { get async { await sync.status } }
 
     /// Syncs first when the copy is older than `maxAge` (or never synced).
-    func ensureFresh(maxAge: TimeInterval) async { await sync.ensureFresh(maxAge: maxAge) }
+    func ensureFresh() async { await sync.ensureFresh(maxAge: maxAge) }
     /// A page used the copy: its background sync keeps running.
     func touch() async { await sync.touch() }
     /// A sync, or the one already running.

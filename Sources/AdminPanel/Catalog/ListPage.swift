@@ -87,7 +87,7 @@ extension CatalogController {
             newestKnown = [upstream.catalogService.copy.snapshot().newestID, query.page == 1 ? listing.pages.first?.id : nil]
                 .compactMap { $0 }.max()
         } else {
-            await upstream.catalogService.ensureFresh(maxAge: pages.configuration.catalogMaxAge)
+            await upstream.catalogService.ensureFresh()
             let status = await upstream.catalogService.status
             guard status.syncedAt != nil else {
                 if let error = status.error { throw PageFailure(error, retryURL: query.url()) }

@@ -150,7 +150,7 @@ extension ImportController {
     /// lacks, and the description (read from the API) where a row gives one to compare.
     private func importProducts(for rows: [CSVReader.Record], header: CSVReader.Record) async -> [Int: ImportPlanner.Existing] {
         guard let columns = try? ImportColumns(header: header.cells), columns.has(.id) else { return [:] }
-        await upstream.catalogService.ensureFresh(maxAge: pages.configuration.catalogMaxAge)
+        await upstream.catalogService.ensureFresh()
         let snapshot = upstream.catalogService.copy.snapshot()
         var found: [Int: ImportPlanner.Existing] = [:]
         var toRead: [Int] = []

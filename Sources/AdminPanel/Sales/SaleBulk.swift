@@ -35,7 +35,7 @@ extension BulkController {
                 message: l("sales_bulk_refused_reason", ["reasons": reasons]), form: { form[$0] }, ids: form.all("ids")))
         }
 
-        await upstream.catalogService.ensureFresh(maxAge: pages.configuration.catalogMaxAge)
+        await upstream.catalogService.ensureFresh()
         let (allowed, refused) = BulkSelection.partition(ids, in: upstream.catalogService.copy.snapshot(), ownVendorID: await upstream.vendor.id)
         var rows: [Int: BulkResultRowView] = [:]
         var done = 0

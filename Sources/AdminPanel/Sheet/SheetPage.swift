@@ -22,7 +22,7 @@ extension SheetController {
             view.unavailable = TextView(text: l("sheet_v1_unavailable"))
             return try pages.page(view, title: title, context: context, section: .products, status: status)
         }
-        await upstream.catalogService.ensureFresh(maxAge: pages.configuration.catalogMaxAge)
+        await upstream.catalogService.ensureFresh()
         let status0 = await upstream.catalogService.status
         guard status0.syncedAt != nil else {
             if let error = status0.error { throw PageFailure(error, retryURL: Self.url(query)) }
