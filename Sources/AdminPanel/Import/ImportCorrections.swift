@@ -15,10 +15,8 @@ extension ImportController {
         let rows = batch.plan.errorRows.map { row in
             (cells: row.cells ?? [], reason: row.issues.map { Self.importShortIssue($0, l) }.joined(separator: " / "))
         }
-        let catalogs = pages.renderer.catalogs
-        let reasonNames = Set(Language.allCases.compactMap { catalogs[$0].texts["import_errors_column"] })
         let data = ImportErrorRows.csv(header: header, rows: rows, reasonColumn: l("import_errors_column"),
-                                       reasonColumnNames: reasonNames)
+                                       reasonColumnNames: ImportErrorRows.reasonColumnNames(pages.renderer.catalogs))
         var response = HTTPResponse(status: 200, body: .data(data))
         response.headers["Content-Type"] = "text/csv; charset=utf-8"
         response.headers["Content-Disposition"] = "attachment; filename=\"\(Self.errorFileName(batch.fileName))\""

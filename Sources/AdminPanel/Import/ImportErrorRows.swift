@@ -22,6 +22,12 @@ enum ImportErrorRows {
         return Data(text.utf8)
     }
 
+    /// The reason column's header in every language the panel speaks: a file downloaded in
+    /// English may come back while the page is in Korean.
+    static func reasonColumnNames(_ catalogs: StringCatalogs) -> Set<String> {
+        Set(Language.allCases.compactMap { catalogs[$0].texts["import_errors_column"] })
+    }
+
     private static func line(_ cells: [String]) -> String {
         cells.map(CatalogCSV.cell).joined(separator: ",") + "\r\n"
     }

@@ -73,7 +73,10 @@ extension ImportController {
         let records: [CSVReader.Record]
         do {
             // CPU work (up to 5 MiB): on the import's own thread, never on a loop serving requests.
-            records = try await imports.shrinking.run { try SpreadsheetFile.records(from: data) }
+            let reasonColumnNames = ImportErrorRows.reasonColumnNames(pages.renderer.catalogs)
+            records = try await imports.shrinking.run {
+                try SpreadsheetFile.records(from: data, reasonColumnNames: reasonColumnNames)
+            }
         } catch let failure as WorkbookFailure {
             return .refused(SpreadsheetFile.message(failure, file: fileName, l), status: 422)
         } catch let failure as CSVTextDecoder.Failure {

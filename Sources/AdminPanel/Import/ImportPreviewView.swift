@@ -68,19 +68,22 @@ struct ImportErrorLinkView: TemplateView {
     ]
 }
 
-/// The form for a corrected file on a preview: the file again, photos only if new ones are
-/// needed (the preview's own are kept).
+/// The form for a corrected file on a preview, or on its result after the rows without errors
+/// were applied: the file again, photos only if new ones are needed (the preview's own are kept).
 struct ImportCorrectedFormView: TemplateView {
     var action: String
     var csrfToken: String
     var keptPhotos: Int
     var keptLabel: String
+    /// What the upload does: on a preview it replaces it; after an apply it previews the fixed error rows.
+    var hint: String
 
     static let templateFields: ViewFields<ImportCorrectedFormView> = [
         .text("action") { $0.action },
         .text("csrf_token") { $0.csrfToken },
         .flag("has_kept_photos") { $0.keptPhotos > 0 },
         .text("kept_label") { $0.keptLabel },
+        .text("hint") { $0.hint },
     ]
 }
 

@@ -60,10 +60,8 @@ extension ImportController {
             apply: apply,
             errors: errors,
             alert: alert.map(MessageView.init),
-            corrected: open ? ImportCorrectedFormView(action: base + "/file", csrfToken: context.csrfToken,
-                                                      keptPhotos: plan.files.count,
-                                                      keptLabel: l.plural("import_corrected_kept", count: plan.files.count))
-                : nil)
+            corrected: open ? Self.correctedForm(importID: importID, files: plan.files.count, hint: l("import_corrected_hint"),
+                                                 context: context) : nil)
         return try pages.page(view, title: l("import_preview_title"), context: context, section: .products, status: status)
     }
 
@@ -96,8 +94,17 @@ extension ImportController {
                                                            skipErrors: batch.plan.hasErrors) : nil,
             leftOut: errorRows == 0 ? nil : ImportLeftOutView(
                 message: l.plural("import_result_left_out", count: errorRows),
-                downloadURL: "/products/import/\(batch.id)/errors.csv"))
+                downloadURL: "/products/import/\(batch.id)/errors.csv"),
+            corrected: errorRows == 0 || !importLive(batch) ? nil
+                : Self.correctedForm(importID: batch.id, files: batch.plan.files.count,
+                                     hint: l("import_corrected_hint_after_apply"), context: context))
         return try pages.page(view, title: l("import_result_title"), context: context, section: .products)
+    }
+
+    /// The form that uploads a corrected file onto import `importID`, keeping its `files` photos.
+    static func correctedForm(importID: String, files: Int, hint: String, context: PanelContext) -> ImportCorrectedFormView {
+        ImportCorrectedFormView(action: "/products/import/\(importID)/file", csrfToken: context.csrfToken, keptPhotos: files,
+                                keptLabel: context.localizer.plural("import_corrected_kept", count: files), hint: hint)
     }
 
     /// An amount as money in its currency (`₩12,000`, `$3.50`), anything else as it is.

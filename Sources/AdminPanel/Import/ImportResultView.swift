@@ -10,6 +10,8 @@ struct ImportResultView: PageView {
     var retry: ImportApplyFormView?
     /// The rows applied without the file's error rows: how many were left out, and their download.
     var leftOut: ImportLeftOutView?
+    /// The fixed error rows uploaded onto the same import, with its photos, while it is live.
+    var corrected: ImportCorrectedFormView?
     var access = PageAccess()
 
     static let templateFields = ViewFields<ImportResultView>([
@@ -18,6 +20,7 @@ struct ImportResultView: PageView {
         .list("rows") { $0.rows },
         .optionalView("retry") { $0.retry },
         .optionalView("left_out") { $0.leftOut },
+        .optionalView("corrected") { $0.corrected },
     ] + PageAccess.fields())
 }
 

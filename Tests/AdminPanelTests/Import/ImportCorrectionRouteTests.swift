@@ -80,6 +80,36 @@ import Testing
         #expect(String(decoding: secondRound, as: UTF8.self) == "\u{FEFF}name,오류 내용\r\nx,new\r\n")
     }
 
+    @Test func aFileOfAHundredColumnsComesBackWithItsReasonColumn() async throws {
+        let harness = try await ImportRouteTests.start()
+        // A seller's sheet at the column limit: the importer's columns, then their own up to 100.
+        let own = (1...94).map { "note\($0)" }
+        let header = ["name", "description", "price", "currency", "stock", "images"] + own
+        func row(_ price: String) -> String {
+            (["Oak board", "A sturdy oak cutting board.", price, "KRW", "4", "https://example.com/a.jpg"] + own.map { _ in "x" })
+                .joined(separator: ",")
+        }
+        let file = ([header.joined(separator: ","), row("abc")] + [""]).joined(separator: "\r\n")
+        let preview = try await ImportRouteTests.preview(harness, csv: Data(file.utf8))
+        #expect(preview.status == 422 && preview.text.contains("data-outcome=\"error\""))
+        let download = try await harness.browser.get(try Self.href("data-import-error-download", in: preview))
+        let lines = download.text.dropFirst().components(separatedBy: "\r\n")
+        #expect(lines[0].split(separator: ",", omittingEmptySubsequences: false).count == 101)
+
+        // Fixed and uploaded again, with the reason column as the 101st: read, not refused.
+        let fixed = download.text.replacingOccurrences(of: ",abc,", with: ",25000,")
+        let corrected = try await Self.correct(harness, preview: preview, csv: Data(fixed.utf8))
+        #expect(corrected.status == 303)
+        let again = try await harness.browser.get(try #require(corrected.header("Location")))
+        #expect(again.text.contains("data-import-row=\"2\" data-outcome=\"create\""))
+
+        // A 101st column that is not the reason column is still over the limit.
+        let wide = file.replacingOccurrences(of: "note94\r\n", with: "note94,extra\r\n")
+            .replacingOccurrences(of: ",x\r\n", with: ",x,y\r\n")
+        let refused = try await ImportRouteTests.preview(harness, csv: Data(wide.utf8))
+        #expect(refused.status == 422 && refused.text.contains("Line 1 has more than 100 columns"))
+    }
+
     @Test func onlyThePersonWhoMadeThePreviewMayDownloadItsErrorRows() async throws {
         var options = PanelHarness.Options()
         options.signIn = true
@@ -150,6 +180,20 @@ import Testing
         #expect(retry.text.contains("data-import-result=\"5\" data-outcome=\"failed\""))
         #expect(try await ImportRouteTests.productCount(harness) == 2)
         #expect(try await harness.browser.get("/activity?action=import").count(of: "data-action=\"import\"") == 2)
+
+        // The left-out row, fixed, goes back onto the same import from its result page, and its
+        // photo comes along: nothing to choose again.
+        #expect(retry.text.contains("data-import-corrected"))
+        #expect(retry.text.contains("The photo uploaded with this file is kept"))
+        #expect(retry.text.contains("those rows alone open as a new preview"))
+        let download = try await harness.browser.get(try Self.href("data-import-error-download", in: retry))
+        let fixed = download.text.replacingOccurrences(of: ",short,", with: ",A description long enough,")
+        let corrected = try await Self.correct(harness, preview: retry, csv: Data(fixed.utf8))
+        #expect(corrected.status == 303)
+        let fixedPreview = try await harness.browser.get(try #require(corrected.header("Location")))
+        #expect(fixedPreview.count(of: "data-import-row=") == 1)
+        #expect(fixedPreview.text.contains("data-import-row=\"2\" data-outcome=\"create\""))
+        #expect(!fixedPreview.text.contains("No uploaded photo is named"))
     }
 
     @Test func aCorrectedFileKeepsThePreviewsPhotos() async throws {
