@@ -52,7 +52,9 @@ extension ProductFormController {
                     refused.append(l("duplicate_refused_pixels", ["number": number, "name": filename,
                                                                    "width": String(size.width), "height": String(size.height)]))
                 } else {
-                    accepted.append((filename, data, format))
+                    // Named by its place in the original ("이미지 2.jpg"): the API's stored names
+                    // are hashes that tell the seller nothing on the form.
+                    accepted.append((l("duplicate_image_name", ["number": number]) + "." + format.fileExtension, data, format))
                 }
             case .notAnImage:
                 refused.append(l("duplicate_refused_type", ["number": number, "name": filename]))

@@ -165,6 +165,8 @@ import OpenMarketSandbox
         #expect(page.inputValue("price") == "12000")
         #expect(page.text.contains("data-staged-images"))
         #expect(page.count(of: "name=\"staged_remove\"") == 3)
+        // Named by their place in the original, not by the API's hashed file names.
+        for number in 1...3 { #expect(page.text.contains("<span class=\"image-item__name\">Image \(number).png</span>")) }
         let token = try #require(page.inputValue("csrf_token"))
         let staged = try #require(page.inputValue("staged_token"))
         let created = try await harness.browser.postMultipart("/products", fields: [
@@ -175,5 +177,16 @@ import OpenMarketSandbox
         let id = try #require(created.header("Location").flatMap { Int($0.split(separator: "/").last ?? "") })
         #expect(id != original.id)
         #expect(try await harness.api.product(id: id).images.count == 3)
+
+        // In Korean the names are Korean, and the API takes them (a UTF-8 `filename*`).
+        let korean = try await harness.browser.get("/products/\(original.id)/duplicate?lang=ko")
+        #expect(korean.text.contains("<span class=\"image-item__name\">이미지 2.png</span>"))
+        let koreanCopy = try await harness.browser.postMultipart("/products", fields: [
+            ("csrf_token", try #require(korean.inputValue("csrf_token"))), ("staged_token", try #require(korean.inputValue("staged_token"))),
+            ("name", "원본 머그 사본"), ("description", "테스트가 만든 상품입니다."), ("price", "12000"), ("currency", "KRW"),
+            ("discounted_price", "0"), ("stock", "3")], files: [])
+        #expect(koreanCopy.status == 303)
+        let koreanID = try #require(koreanCopy.header("Location").flatMap { Int($0.split(separator: "/").last ?? "") })
+        #expect(try await harness.api.product(id: koreanID).images.count == 3)
     }
 }
