@@ -146,25 +146,68 @@ def make_browser(javascript=True, language="en-US", extra_arguments=()):
     return driver
 
 
-@pytest.fixture
-def browser():
-    driver = make_browser(javascript=True)
-    yield driver
-    driver.quit()
+@pytest.fixture(scope="session")
+def idle_browsers():
+    """Chromium takes a second or more to start, and most tests want one of the same three kinds. Each
+    test worker keeps one idle browser per kind (JavaScript on or off, browser language) and lends it
+    to one test at a time, made as fresh as a new one in between (`made_fresh`)."""
+    idle = {}
+    yield idle
+    for driver in idle.values():
+        driver.quit()
+
+
+def lent_browser(idle, javascript, language):
+    key = (javascript, language)
+    driver = idle.pop(key, None) or make_browser(javascript=javascript, language=language)
+    try:
+        yield driver
+    finally:
+        if made_fresh(driver):
+            idle[key] = driver
+        else:
+            driver.quit()
+
+
+def made_fresh(driver):
+    """Leaves no trace of the test before: one window on a blank page, no cookies, no storage, no
+    cache, no emulated screen or colour scheme, the window size and timeouts `make_browser` sets.
+    False when any of it fails; the browser is then closed, and the next test gets a new one."""
+    try:
+        handles = driver.window_handles
+        for handle in handles[1:]:
+            driver.switch_to.window(handle)
+            driver.close()
+        driver.switch_to.window(handles[0])
+        # Storage belongs to the page's origin (the panel's), so it is cleared before leaving it.
+        driver.execute_script("try { localStorage.clear(); sessionStorage.clear(); } catch (e) {}")
+        driver.get("about:blank")
+        for command, arguments in [("Network.clearBrowserCookies", {}), ("Network.clearBrowserCache", {}),
+                                   ("Emulation.clearDeviceMetricsOverride", {}),
+                                   ("Emulation.setEmulatedMedia", {"media": "", "features": []}),
+                                   ("Browser.setDownloadBehavior", {"behavior": "default"})]:
+            driver.execute_cdp_cmd(command, arguments)
+        driver.set_window_size(1280, 1000)
+        driver.set_page_load_timeout(30)
+        driver.implicitly_wait(0)
+        return driver.current_url == "about:blank" and len(driver.window_handles) == 1
+    except Exception:
+        return False
 
 
 @pytest.fixture
-def korean_browser():
-    driver = make_browser(javascript=True, language="ko-KR")
-    yield driver
-    driver.quit()
+def browser(idle_browsers):
+    yield from lent_browser(idle_browsers, javascript=True, language="en-US")
 
 
 @pytest.fixture
-def browser_without_js():
-    driver = make_browser(javascript=False)
-    yield driver
-    driver.quit()
+def korean_browser(idle_browsers):
+    yield from lent_browser(idle_browsers, javascript=True, language="ko-KR")
+
+
+@pytest.fixture
+def browser_without_js(idle_browsers):
+    yield from lent_browser(idle_browsers, javascript=False, language="en-US")
 
 
 def click_to_navigate(driver, element, seconds=30):

@@ -41,17 +41,11 @@ final class PanelApp: Sendable {
     init(configuration: PanelConfiguration, transport: any HTTPTransport) throws {
         self.configuration = configuration
         let client = OpenMarketClient(configuration: configuration.api, transport: transport)
-        let templates: TemplateSet
-        do {
-            templates = try TemplateSet(directory: configuration.templatesDirectory)
-        } catch {
-            throw PanelStartupError("templates in \(configuration.templatesDirectory.path) could not be loaded: \(error)")
-        }
-        let stringCatalogs = try StringCatalogs(directory: configuration.templatesDirectory.appendingPathComponent("strings"))
-            .forDialect(configuration.api.dialect)
+        let assets = try PageAssets.shared(directory: configuration.templatesDirectory, dialect: configuration.api.dialect)
+        let stringCatalogs = assets.catalogs
         let base = configuration.api.baseURL
         let apiHost = (base.host ?? "?") + (base.port.map { ":\($0)" } ?? "")
-        let renderer = try PageRenderer(templates: templates, version: configuration.version, apiHost: apiHost, catalogs: stringCatalogs)
+        let renderer = PageRenderer(assets: assets, version: configuration.version, apiHost: apiHost)
         let media = MediaLinks(apiBaseURL: base, extraOrigins: configuration.mediaOrigins)
         let presenter = ProductPresenter(media: media)
         uploads = try UploadFolders.claim(configuration)

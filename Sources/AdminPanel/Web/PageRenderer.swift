@@ -31,14 +31,19 @@ struct PageRenderer: Sendable {
                                     "product_form", "product_delete", "error", "not_found", "login",
                                     "password_setup", "new_password_fields", "people", "account", "activity"]
 
-    init(templates: TemplateSet, version: String, apiHost: String, catalogs: StringCatalogs) throws {
+    init(assets: PageAssets, version: String, apiHost: String) {
+        self.catalogs = assets.catalogs
+        self.version = version
+        self.apiHost = apiHost
+        self.compiled = assets.compiled
+    }
+
+    /// Every language's frame and pages, compiled from `templates` with that language's texts.
+    static func compile(templates: TemplateSet, catalogs: StringCatalogs) throws -> [Language: CompiledPages] {
         let missing = Self.requiredTemplates.filter { !templates.names.contains($0) }
         guard missing.isEmpty else {
             throw PanelStartupError("the templates folder lacks " + missing.map { "\($0).html" }.joined(separator: ", "))
         }
-        self.catalogs = catalogs
-        self.version = version
-        self.apiHost = apiHost
         var compiled: [Language: CompiledPages] = [:]
         for language in Language.allCases {
             do {
@@ -47,7 +52,7 @@ struct PageRenderer: Sendable {
                 throw PanelStartupError("the templates do not fit their views (\(language.rawValue)): \(error)")
             }
         }
-        self.compiled = compiled
+        return compiled
     }
 
     /// A typed page in the frame: one buffer, no dictionaries.
