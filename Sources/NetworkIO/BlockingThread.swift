@@ -6,7 +6,7 @@ import Foundation
 /// On Linux that pool, which `DispatchQueue.global()` shares, has about one thread per core,
 /// so a blocking call there stalls every server in the process. A `BlockingThread` runs its
 /// work, one item at a time and in order, on a thread of its own: the thread starts when work
-/// arrives and ends once the queue is empty, so an idle one holds no thread.
+/// arrives and ends once the queue has stayed empty for `linger`, so an idle one holds no thread.
 ///
 /// Use it as an actor's executor (`unownedExecutor`) for an actor whose methods block, or call
 /// `run` for a single blocking call. A fresh instance per call gives parallelism.
@@ -16,7 +16,16 @@ public final class BlockingThread: SerialExecutor, @unchecked Sendable {
         case work(() -> Void)
     }
 
-    private let queue = Locked<(items: [Item], running: Bool)>(([], false))
+    /// Guards `items` and `running`; a lingering thread waits on it for more work.
+    private let condition = NSCondition()
+    private var items: [Item] = []
+    /// Whether a thread is draining the queue or lingering for more.
+    private var running = false
+    /// How long a thread waits for more work before it ends. Starting a thread (clone, stack,
+    /// name, teardown) costs more than most items: a database queried on every list page
+    /// otherwise started one per request (a clone per 2–3 requests under load, with its system
+    /// calls around it).
+    private static let linger: TimeInterval = 0.5
 
     public init() {}
 
@@ -39,29 +48,39 @@ public final class BlockingThread: SerialExecutor, @unchecked Sendable {
     }
 
     private func submit(_ item: Item) {
-        let start = queue.withLock { q -> Bool in
-            q.items.append(item)
-            defer { q.running = true }
-            return !q.running
-        }
+        condition.lock()
+        items.append(item)
+        let start = !running
+        running = true
+        condition.signal()
+        condition.unlock()
         guard start else { return }
         Thread.detachNewThread { [self] in drain() }
     }
 
     private func drain() {
+        condition.lock()
         while true {
-            let batch = queue.withLock { q -> [Item] in
-                if q.items.isEmpty { q.running = false }
-                defer { q.items.removeAll() }
-                return q.items
+            if items.isEmpty {
+                let deadline = Date(timeIntervalSinceNow: Self.linger)
+                // `wait(until:)` is false once the deadline passed; it may also wake for nothing.
+                while items.isEmpty, condition.wait(until: deadline) {}
+                if items.isEmpty {
+                    running = false
+                    condition.unlock()
+                    return
+                }
             }
-            if batch.isEmpty { return }
+            let batch = items
+            items.removeAll()
+            condition.unlock()
             for item in batch {
                 switch item {
                 case .job(let job): job.runSynchronously(on: asUnownedSerialExecutor())
                 case .work(let work): work()
                 }
             }
+            condition.lock()
         }
     }
 }

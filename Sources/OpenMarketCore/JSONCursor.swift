@@ -160,7 +160,7 @@ struct JSONCursor {
     mutating func skipString() throws(SyntaxError) -> Bool {
         let start = index
         index += 1   // "
-        var plainASCII = true
+        var plainASCII = skipPlainWords()
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") { index += 1; return plainASCII }
@@ -175,6 +175,38 @@ struct JSONCursor {
             index += 1
         }
         throw SyntaxError()
+    }
+
+    /// Moves over a string's text eight bytes at a time while none of them ends it or needs a
+    /// look of its own (a quote, a backslash, a control byte); the byte loop goes on from there.
+    /// Most of a list page's bytes are string text, and this is about three times fewer
+    /// instructions per byte than the loop. An 8-byte load where one byte at a time is checked
+    /// elsewhere: `index + 8 <= bytes.count` keeps it inside the buffer (caught by the fuzz
+    /// targets and `JSONObjectReaderTests`' strings cut at every byte, under ASan). Returns
+    /// whether the bytes moved over are all ASCII.
+    @discardableResult
+    private mutating func skipPlainWords() -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        var nonASCII: UInt64 = 0
+        while index + 8 <= bytes.count {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            if Self.hasByteToLookAt(word) { break }
+            nonASCII |= word
+            index += 8
+        }
+        return nonASCII & Self.highBits == 0
+    }
+
+    private static let lowBits: UInt64 = 0x0101_0101_0101_0101
+    private static let highBits: UInt64 = 0x8080_8080_8080_8080
+
+    /// Whether any byte of `word` is `"`, `\` or below 0x20. The usual word-at-a-time tests:
+    /// `(x - 0x01…) & ~x & 0x80…` is non-zero exactly when some byte of x is 0 (and with 0x20…,
+    /// when some byte is below 0x20); a byte equal to c is a zero byte of `word ^ c…`.
+    private static func hasByteToLookAt(_ word: UInt64) -> Bool {
+        func hasZeroByte(_ x: UInt64) -> Bool { (x &- lowBits) & ~x & highBits != 0 }
+        let belowSpace = (word &- lowBits &* 0x20) & ~word & highBits != 0
+        return belowSpace || hasZeroByte(word ^ (lowBits &* 0x22)) || hasZeroByte(word ^ (lowBits &* 0x5C))
     }
 
     private mutating func skipNumber() throws(SyntaxError) {
@@ -194,6 +226,7 @@ struct JSONCursor {
     mutating func string() throws(SyntaxError) -> String {
         index += 1   // "
         let start = index
+        skipPlainWords()
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {

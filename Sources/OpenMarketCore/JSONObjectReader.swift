@@ -5,11 +5,11 @@ import Foundation
 /// Each model's `init(reading:)` is its one decoder; `Decodable` goes through it too (see
 /// `DecodableModel`).
 ///
-/// Making a reader records where each member's key and value lie (the values' syntax checked,
-/// nothing built); a typed accessor then builds only the value it is asked for. No tree, no
-/// dictionary, no key strings, and a path is written out only for an error. The whole document's
-/// syntax is checked before any model reads it (see `OpenMarketJSON.read`), so a syntax error
-/// anywhere is reported as one, ahead of any missing or mistyped member.
+/// One pass over the document checks its syntax and records where each object's members' keys
+/// and values lie (nothing built); a typed accessor then builds only the value it is asked for.
+/// No tree, no dictionary, no key strings, and a path is written out only for an error. The
+/// whole document's syntax is checked before any model reads it (see `OpenMarketJSON.read`), so
+/// a syntax error anywhere is reported as one, ahead of any missing or mistyped member.
 ///
 /// A reader borrows the answer's bytes: it lives only inside `OpenMarketJSON.read`.
 struct JSONObjectReader {
@@ -24,21 +24,47 @@ struct JSONObjectReader {
         var decodedKey: Int
     }
 
+    /// Every object of a document, in the order they open, with where its members lie: recorded
+    /// by the one pass that checks the document's syntax, so no object is scanned twice.
+    private struct ObjectIndex {
+        struct Object {
+            let start: Int
+            /// Just past the closing brace.
+            var end: Int
+            var members: [Member]
+            var decodedKeys: [String]
+        }
+
+        /// Sorted by `start` (each is added when its brace opens).
+        var objects: [Object] = []
+
+        func object(at start: Int) -> Object? {
+            var low = 0, high = objects.count
+            while low < high {
+                let middle = (low + high) / 2
+                if objects[middle].start < start { low = middle + 1 } else { high = middle }
+            }
+            return low < objects.count && objects[low].start == start ? objects[low] : nil
+        }
+    }
+
     /// The answer's bytes, borrowed like `JSONCursor`'s: a reader (and anything built from it)
     /// never leaves the `OpenMarketJSON.read` closure; models copy out what they keep.
     let bytes: UnsafeBufferPointer<UInt8>
     private let members: [Member]
     private let decodedKeys: [String]
+    private let index: ObjectIndex
     private let location: JSONLocation
     /// Just past the object's closing brace.
     let end: Int
 
-    private init(bytes: UnsafeBufferPointer<UInt8>, members: (list: [Member], decodedKeys: [String]), end: Int,
+    private init(bytes: UnsafeBufferPointer<UInt8>, object: ObjectIndex.Object, index: ObjectIndex,
                  location: JSONLocation) {
         self.bytes = bytes
-        self.members = members.list
-        self.decodedKeys = members.decodedKeys
-        self.end = end
+        self.members = object.members
+        self.decodedKeys = object.decodedKeys
+        self.end = object.end
+        self.index = index
         self.location = location
     }
 
@@ -49,52 +75,78 @@ struct JSONObjectReader {
                          location: JSONLocation) throws(OpenMarketError) -> JSONObjectReader {
         let syntaxError = OpenMarketError.undecodable(path: "", reason: "the answer is not valid JSON")
         var cursor = JSONCursor(bytes: bytes, lenient: true)
+        var index = ObjectIndex()
         cursor.skipWhitespace()
         let start = cursor.index
-        var members: (list: [Member], decodedKeys: [String])?
-        if cursor.current == UInt8(ascii: "{") {
-            guard let scanned = scanMembers(&cursor, depth: 0, checking: true) else { throw syntaxError }
-            members = scanned
-        } else {
-            do { try cursor.skipValue(depth: 0) } catch { throw syntaxError }
-        }
-        let end = cursor.index
+        do { try scanValue(&cursor, depth: 0, into: &index) } catch { throw syntaxError }
         cursor.skipWhitespace()
         guard cursor.atEnd else { throw syntaxError }
-        if let members { return JSONObjectReader(bytes: bytes, members: members, end: end, location: location) }
-        return try make(bytes: bytes, valueAt: start, location: location)
+        return try reader(bytes: bytes, index: index, valueAt: start, location: location)
     }
 
-    /// A reader of the value at `start` in a checked document, or the error a model gets when
-    /// that value is no object.
-    static func make(bytes: UnsafeBufferPointer<UInt8>, valueAt start: Int,
-                     location: JSONLocation) throws(OpenMarketError) -> JSONObjectReader {
+    /// A reader of the value at `start` in this reader's document (an element of a list, a
+    /// nested object), or the error a model gets when that value is no object.
+    func reader(valueAt start: Int, location: JSONLocation) throws(OpenMarketError) -> JSONObjectReader {
+        try Self.reader(bytes: bytes, index: index, valueAt: start, location: location)
+    }
+
+    private static func reader(bytes: UnsafeBufferPointer<UInt8>, index: ObjectIndex, valueAt start: Int,
+                               location: JSONLocation) throws(OpenMarketError) -> JSONObjectReader {
         switch Kind(bytes[start]) {
         case .object:
-            var cursor = JSONCursor(bytes: bytes, lenient: true, at: start)
-            // The document's syntax was checked whole: scanning again cannot fail.
-            let members = scanMembers(&cursor, depth: 0, checking: false) ?? ([], [])
-            return JSONObjectReader(bytes: bytes, members: members, end: cursor.index, location: location)
+            // Every object of a checked document is in the index; the error only keeps a mistake
+            // in this file from becoming a crash.
+            guard let object = index.object(at: start) else {
+                throw .undecodable(path: location.text, reason: "expected an object")
+            }
+            return JSONObjectReader(bytes: bytes, object: object, index: index, location: location)
         case .null: throw .undecodable(path: location.text, reason: "null where a value is required")
         default: throw .undecodable(path: location.text, reason: "expected an object")
         }
     }
 
-    /// Moves past an object (cursor at `{`), recording its members; nil for a syntax error.
-    /// `checking`: the first look at the document checks every value's syntax; a second look
-    /// (an element of a list, a nested object) only finds where each value ends.
-    private static func scanMembers(_ cursor: inout JSONCursor, depth: Int,
-                                    checking: Bool) -> (list: [Member], decodedKeys: [String])? {
+    /// Moves past one value (whitespace before it included), checking its syntax as
+    /// `JSONCursor.skipValue` does, and records every object in it. `depth` is the value's own
+    /// nesting depth.
+    private static func scanValue(_ cursor: inout JSONCursor, depth: Int,
+                                  into index: inout ObjectIndex) throws(JSONCursor.SyntaxError) {
+        guard depth < JSONCursor.maxDepth else { throw JSONCursor.SyntaxError() }
+        cursor.skipWhitespace()
+        switch cursor.current {
+        case UInt8(ascii: "{"):
+            try scanObject(&cursor, depth: depth, into: &index)
+        case UInt8(ascii: "["):
+            cursor.index += 1
+            cursor.skipWhitespace()
+            if cursor.current == UInt8(ascii: "]") { cursor.index += 1; return }
+            while true {
+                try scanValue(&cursor, depth: depth + 1, into: &index)
+                cursor.skipWhitespace()
+                switch cursor.current {
+                case UInt8(ascii: ","): cursor.index += 1
+                case UInt8(ascii: "]"): cursor.index += 1; return
+                default: throw JSONCursor.SyntaxError()
+                }
+            }
+        default:
+            try cursor.skipValue(depth: depth)
+        }
+    }
+
+    /// Moves past an object (cursor at `{`), recording where each of its members lies.
+    private static func scanObject(_ cursor: inout JSONCursor, depth: Int,
+                                   into index: inout ObjectIndex) throws(JSONCursor.SyntaxError) {
+        let slot = index.objects.count
+        index.objects.append(ObjectIndex.Object(start: cursor.index, end: 0, members: [], decodedKeys: []))
         var members: [Member] = []
         var decodedKeys: [String] = []
         members.reserveCapacity(16)
-        do {
-            cursor.index += 1   // {
-            cursor.skipWhitespace()
-            if cursor.current == UInt8(ascii: "}") { cursor.index += 1; return (members, decodedKeys) }
-            while true {
+        cursor.index += 1   // {
+        cursor.skipWhitespace()
+        if cursor.current != UInt8(ascii: "}") {
+            scanning: while true {
                 cursor.skipWhitespace()
-                guard cursor.current == UInt8(ascii: "\"") else { return nil }
+                guard cursor.current == UInt8(ascii: "\"") else { throw JSONCursor.SyntaxError() }
                 let keyStart = cursor.index
                 let plain = try cursor.skipString()
                 let keyEnd = cursor.index
@@ -107,23 +159,21 @@ struct JSONObjectReader {
                 try cursor.expect(UInt8(ascii: ":"))
                 cursor.skipWhitespace()
                 let valueStart = cursor.index
-                if checking {
-                    try cursor.skipValue(depth: depth + 1)
-                } else {
-                    cursor.skipCheckedValue()
-                }
+                try scanValue(&cursor, depth: depth + 1, into: &index)
                 members.append(Member(keyStart: keyStart + 1, keyEnd: keyEnd - 1, valueStart: valueStart,
                                       decodedKey: decodedKey))
                 cursor.skipWhitespace()
                 switch cursor.current {
                 case UInt8(ascii: ","): cursor.index += 1
-                case UInt8(ascii: "}"): cursor.index += 1; return (members, decodedKeys)
-                default: return nil
+                case UInt8(ascii: "}"): break scanning
+                default: throw JSONCursor.SyntaxError()
                 }
             }
-        } catch {
-            return nil
         }
+        cursor.index += 1   // }
+        index.objects[slot].end = cursor.index
+        index.objects[slot].members = members
+        index.objects[slot].decodedKeys = decodedKeys
     }
 
     // MARK: finding members
@@ -250,16 +300,16 @@ struct JSONObjectReader {
     func objects(_ names: [String]) throws(OpenMarketError) -> [JSONObjectReader] {
         var readers: [JSONObjectReader] = []
         try forEachElement(names) { (start, location) throws(OpenMarketError) in
-            let reader = try JSONObjectReader.make(bytes: bytes, valueAt: start, location: location)
-            readers.append(reader)
-            return reader.end
+            let element = try reader(valueAt: start, location: location)
+            readers.append(element)
+            return element.end
         }
         return readers
     }
 
     func optionalObject(_ names: [String]) throws(OpenMarketError) -> JSONObjectReader? {
         guard let (location, start) = optional(names) else { return nil }
-        return try JSONObjectReader.make(bytes: bytes, valueAt: start, location: location)
+        return try reader(valueAt: start, location: location)
     }
 
     /// A list of strings (v1 `thumbnails`, `images`).

@@ -52,7 +52,7 @@ extension JSONObjectReader {
         try forEachElement(names) { (start, location) throws(OpenMarketError) in
             var reader: JSONObjectReader?
             do throws(OpenMarketError) {
-                reader = try JSONObjectReader.make(bytes: bytes, valueAt: start, location: location)
+                reader = try self.reader(valueAt: start, location: location)
                 items.append(try read(reader!))
             } catch {
                 unreadable.append(UnreadableProduct(reader, itemPath: location.text, error: error, idKeys: idKeys))

@@ -4,7 +4,11 @@ import OpenMarketCore
 
 /// The controllers, one per concept, each built with the dependencies it uses; each registers
 /// its routes (`register(on:)`), which reach it through `PanelApp.controllers`.
-struct PanelControllers: Sendable {
+///
+/// A class: a route reaches its controller through a key path (`\.controllers.catalogController`),
+/// and projecting one through a struct of all the controllers copied the whole struct (every
+/// controller retained and released) on every request, about 80k instructions.
+final class PanelControllers: Sendable {
     let mediaController: MediaController
     let healthController: HealthController
     let trashKeeper: TrashKeeper

@@ -28,19 +28,27 @@ enum Money {
         let scale = fractionDigits == 0 ? 1 : 100
         // Below 9e15 × 100 the scaled amount fits an Int; the guard above keeps it there.
         let scaled = WholeNumber.clamped(abs(amount) * Double(scale))
-        var whole = scaled / scale
+        let whole = scaled / scale
         let fraction = scaled % scale
-        var reversed: [UInt8] = []
-        reversed.reserveCapacity(32)
-        var digits = 0
-        repeat {
-            if digits > 0, digits % 3 == 0 { reversed.append(UInt8(ascii: ",")) }
-            reversed.append(UInt8(ascii: "0") + UInt8(whole % 10))
-            whole /= 10
-            digits += 1
-        } while whole > 0
-        var bytes: [UInt8] = amount < 0 ? Array("−".utf8) : []
-        bytes.append(contentsOf: reversed.reversed())
+        var digitCount = 1
+        var rest = whole
+        while rest >= 10 { rest /= 10; digitCount += 1 }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(32)
+        if amount < 0 { bytes.append(contentsOf: "−".utf8) }
+        // Written from the right into place, a comma before every third digit.
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: digitCount + (digitCount - 1) / 3))
+        var position = bytes.count - 1
+        rest = whole
+        for written in 0..<digitCount {
+            if written > 0, written % 3 == 0 {
+                bytes[position] = UInt8(ascii: ",")
+                position -= 1
+            }
+            bytes[position] = UInt8(ascii: "0") + UInt8(rest % 10)
+            position -= 1
+            rest /= 10
+        }
         if fractionDigits > 0 {
             bytes.append(UInt8(ascii: "."))
             bytes.append(UInt8(ascii: "0") + UInt8(fraction / 10))

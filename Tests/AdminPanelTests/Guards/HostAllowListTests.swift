@@ -11,7 +11,8 @@ import Testing
         }
         for host in ["127.0.0.1:8081", "evil.example:8080", "192.168.1.20:8080", "office-pc:8080", "localhost",
                      "127.0.0.1", "localhost:8080:1", "::1:8080", "[::1", "", "user@localhost:8080", "localhost:+8080",
-                     "localhost.:8080", "127.0.0.1:08080x"] {
+                     "localhost.:8080", "127.0.0.1:08080x", "localhost:", ":8080", "localhost:０８０８０",
+                     "localhost:8080\u{301}", "localhost:\u{301}8080", "localhost:80800", "localhost:0"] {
             #expect(!list.allows(host: host, port: 8080), "\(host)")
         }
     }

@@ -22,6 +22,31 @@ import OpenMarketCore
         #expect(Money.grouped(.nan, fractionDigits: 0) == "–")
     }
 
+    /// Every digit count, both signs, with and without cents: the same as grouping the
+    /// `%.0f`/`%.2f` text by hand.
+    @Test func groupingMatchesTheFormattedDigits() {
+        func byHand(_ amount: Double, _ fractionDigits: Int) -> String {
+            let text = String(format: "%.\(fractionDigits)f", abs(amount))
+            let parts = text.split(separator: ".")
+            var whole = ""
+            for (offset, digit) in parts[0].reversed().enumerated() {
+                if offset > 0, offset % 3 == 0 { whole.append(",") }
+                whole.append(digit)
+            }
+            let sign = amount < 0 && text.contains(where: { $0 != "0" && $0 != "." }) ? "−" : ""
+            return sign + String(whole.reversed()) + (parts.count > 1 ? "." + parts[1] : "")
+        }
+        var amount = 7.0
+        for _ in 0..<13 {   // up to 7.3e12: cents stay exact in a Double
+            for value in [amount, amount + 0.25, -amount, -(amount + 0.75)] {
+                for digits in [0, 2] {
+                    #expect(Money.grouped(value, fractionDigits: digits) == byHand(value, digits), "\(value), \(digits)")
+                }
+            }
+            amount = amount * 10 + 3
+        }
+    }
+
     @Test func inputValuesDropNeedlessFractions() {
         #expect(Money.inputValue(3500) == "3500")
         #expect(Money.inputValue(12.5) == "12.5")
