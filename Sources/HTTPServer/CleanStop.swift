@@ -61,7 +61,7 @@ public final class CleanStop: Sendable {
         let accessLog = self.accessLog
         Task.detached {
             for step in steps.reversed() { await step.stop() }
-            if let accessLog { await BlockingThread().run { accessLog.drain() } }
+            if let accessLog { await BlockingThread(linger: 0).run { accessLog.drain() } }
             exit(0)
         }
     }

@@ -115,7 +115,7 @@ public final class HTTPServer: Sendable {
                 loop.forEachClient { ($0 as? Connection)?.close() }
             }
             // `stop` blocks until the loop thread ends: off the concurrency pool.
-            await BlockingThread().run { loop.stop() }
+            await BlockingThread(linger: 0).run { loop.stop() }
         }
         context.connectionClosed.withLock { $0 = nil }
         await handOver(current.accessLogRings, to: current.accessLogWriter)

@@ -9,7 +9,7 @@ import Foundation
 /// arrives and ends once the queue has stayed empty for `linger`, so an idle one holds no thread.
 ///
 /// Use it as an actor's executor (`unownedExecutor`) for an actor whose methods block, or call
-/// `run` for a single blocking call. A fresh instance per call gives parallelism.
+/// `run` for a single blocking call. A fresh instance per call (`linger: 0`) gives parallelism.
 public final class BlockingThread: SerialExecutor, @unchecked Sendable {
     private enum Item {
         case job(UnownedJob)
@@ -25,9 +25,12 @@ public final class BlockingThread: SerialExecutor, @unchecked Sendable {
     /// name, teardown) costs more than most items: a database queried on every list page
     /// otherwise started one per request (a clone per 2–3 requests under load, with its system
     /// calls around it).
-    private static let linger: TimeInterval = 0.5
+    private let linger: TimeInterval
 
-    public init() {}
+    /// `linger` 0 for an instance made for one call, whose thread has nothing to wait for.
+    public init(linger: TimeInterval = 0.5) {
+        self.linger = linger
+    }
 
     public func enqueue(_ job: consuming ExecutorJob) {
         submit(.job(UnownedJob(job)))
@@ -62,7 +65,7 @@ public final class BlockingThread: SerialExecutor, @unchecked Sendable {
         condition.lock()
         while true {
             if items.isEmpty {
-                let deadline = Date(timeIntervalSinceNow: Self.linger)
+                let deadline = Date(timeIntervalSinceNow: linger)
                 // `wait(until:)` is false once the deadline passed; it may also wake for nothing.
                 while items.isEmpty, condition.wait(until: deadline) {}
                 if items.isEmpty {

@@ -49,7 +49,7 @@ struct MediaDirectory: Sendable {
     /// Stores several images off the cooperative thread pool (fsync blocks); all or nothing.
     func storeAll(_ images: [(bytes: [UInt8], fileExtension: String)]) async throws -> [String] {
         // A thread of its own per call, so uploads write in parallel and the pool stays free.
-        try await BlockingThread().run {
+        try await BlockingThread(linger: 0).run {
             var names: [String] = []
             do {
                 for image in images { names.append(try store(image.bytes, fileExtension: image.fileExtension)) }
