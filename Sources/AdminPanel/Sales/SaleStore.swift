@@ -9,6 +9,7 @@ import SQLiteStore
 /// second activity row.
 final class SaleStore: Sendable {
     let database: PanelDatabase
+    private let openStatesKept = OpenSaleStates()
 
     /// Tries kept per sale for `/sales` (the newest).
     static let keptTries = 10
@@ -82,7 +83,7 @@ final class SaleStore: Sendable {
     /// Stores a sale unless it overlaps an open one of the same product: checked and inserted in
     /// one transaction, so two people scheduling at once cannot both pass the check.
     func create(_ sale: NewSale) async throws -> CreateResult {
-        try await database.writer.perform { connection in
+        try await write { connection in
             try connection.transaction {
                 let others = try Self.sales(where: "product_id = ? AND state IN ('scheduled', 'running')",
                                             [.integer(sale.productID)], connection)
@@ -136,7 +137,9 @@ final class SaleStore: Sendable {
 
     /// The products with a running or upcoming sale, for the list's badges.
     func openStates() async throws -> [Int: Sale.State] {
-        try await database.reader.perform { connection in
+        let kept = openStatesKept.lookup()
+        if let states = kept.states { return states }
+        let states = try await database.reader.perform { connection in
             var states: [Int: Sale.State] = [:]
             try connection.query("SELECT product_id, state FROM sales WHERE state IN ('scheduled', 'running')") { row in
                 let state = Sale.State(rawValue: row.string(1)) ?? .scheduled
@@ -145,6 +148,8 @@ final class SaleStore: Sendable {
             }
             return states
         }
+        openStatesKept.keep(states, readAt: kept.generation)
+        return states
     }
 
     /// Sales that need the scheduler at `now`, soonest first.
@@ -250,7 +255,7 @@ final class SaleStore: Sendable {
 
     /// A failed try: kept for `/sales`, counted, and the next one set for `nextTry`.
     func recordTry(_ id: Int, step: Sale.Step, failure: String, at time: Date, nextTry: Date, note: SaleNote) async throws {
-        try await database.writer.perform { connection in
+        try await write { connection in
             try connection.transaction {
                 try connection.run("INSERT INTO sale_tries (sale_id, at, step, failure) VALUES (?, ?, ?, ?)",
                                    [.integer(id), .real(time.timeIntervalSince1970), .text(step.rawValue),
@@ -267,8 +272,14 @@ final class SaleStore: Sendable {
 
     // MARK: helpers
 
+    /// Every write to the tables: the open states kept for list pages are dropped once it ends.
+    private func write<T: Sendable>(_ work: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
+        defer { openStatesKept.changed() }
+        return try await database.writer.perform(work)
+    }
+
     private func change(_ sql: String, _ values: [SQLiteValue]) async throws -> Bool {
-        try await database.writer.perform { connection in
+        try await write { connection in
             try connection.run(sql, values)
             return connection.changes == 1
         }
@@ -277,7 +288,7 @@ final class SaleStore: Sendable {
     /// A guarded state change and its activity row in one transaction: the row exists if and
     /// only if the change happened.
     private func complete(_ sql: String, _ values: [SQLiteValue], activity: ActivityEntry, at time: Date) async throws -> Bool {
-        let done = try await database.writer.perform { connection in
+        let done = try await write { connection in
             try connection.transaction {
                 try connection.run(sql, values)
                 guard connection.changes == 1 else { return false }
